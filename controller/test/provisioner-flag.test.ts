@@ -1,0 +1,20 @@
+import { describe, expect, it } from '@jest/globals';
+import { resolveProvisionerFlag } from '../src/provisioner-flag';
+
+describe('--provisioner flag', () => {
+  it('resolves the QEMU provisioner by name', () => {
+    expect(resolveProvisionerFlag('qemu.jumpstarter.dev').name).toBe('qemu.jumpstarter.dev');
+  });
+
+  it('requires a provisioner and lists the known ones', () => {
+    expect(() => resolveProvisionerFlag(undefined)).toThrow(
+      '--provisioner is required; this controller implements: qemu.jumpstarter.dev',
+    );
+  });
+
+  it('rejects an unknown provisioner and lists the known ones', () => {
+    expect(() => resolveProvisionerFlag('qemu.example.com')).toThrow(
+      '--provisioner=qemu.example.com is not implemented by this controller; use one of: qemu.jumpstarter.dev',
+    );
+  });
+});

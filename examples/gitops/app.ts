@@ -1,0 +1,152 @@
+// A GitOps repository's cdk8s app: `npm run synth` writes dist/*.k8s.yaml for Argo CD or Flux.
+// It holds the installer and the JEP-0014 pools (reference/000_*.txt, read with our API group).
+import { App, Chart, Duration, Size } from 'cdk8s';
+import type { Construct } from 'constructs';
+import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from '../../lib/cdk8s';
+
+const NAMESPACE = 'jumpstarter';
+
+/** The controller for QEMU pools, installed once per cluster. */
+class ControllerChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new ExporterSetController(this, 'ExporterSetController', {
+      namespace: NAMESPACE,
+      provisioners: ['qemu.jumpstarter.dev'],
+      watchNamespaces: [NAMESPACE],
+    });
+  }
+}
+
+/** The pools of JEP-0014, plus one QemuPool showing the short form. */
+class PoolsChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id, { namespace: NAMESPACE });
+
+    // Raspberry Pi 4 on QEMU: a warm pool of 2, up to 20; the set doubles the class's memory.
+    const rpi4 = new VirtualTargetClass(this, 'QemuRpi4', {
+      metadata: { name: 'qemu-rpi4' },
+      provisioner: 'qemu.jumpstarter.dev',
+      bindingMode: 'Immediate',
+      reclaimPolicy: 'Delete',
+      scheduling: {
+        nodeSelector: { 'kubernetes.io/arch': 'arm64' },
+        tolerations: [{ key: 'jumpstarter.dev/kvm', operator: 'Exists', effect: 'NoSchedule' }],
+        resources: { limits: { 'devices.kubevirt.io/kvm': '1' } },
+      },
+      parameters: {
+        arch: 'aarch64',
+        machineType: 'virt',
+        firmware: {
+          url: 'registry.example.com/firmware/rpi4:latest',
+          digest: 'sha256:5f70bf18a086007016e948b04aed3b82103a36bea41755b6cddfaf10ace3c6ef',
+        },
+        resources: { cpu: 4, memory: '4Gi', storage: '16Gi' },
+      },
+    });
+    new ExporterSet(this, 'Rpi4Virtual', {
+      metadata: { name: 'rpi4-virtual' },
+      virtualTargetClass: rpi4,
+      minReplicas: 0,
+      maxReplicas: 20,
+      minAvailableReplicas: 2,
+      scaleDownCooldown: Duration.minutes(5),
+      recycleStrategy: 'ExitAndReplace',
+      parameters: { resources: { memory: '8Gi' } },
+      template: {
+        labels: { board: 'rpi4', arch: 'aarch64', virtual: 'true' },
+        drivers: [
+          { type: 'jumpstarter_driver_power.driver.QemuPower' },
+          { type: 'jumpstarter_driver_network.driver.TcpNetwork', config: { port: 22 } },
+          { type: 'jumpstarter_driver_serial.driver.QemuSerial' },
+        ],
+      },
+    });
+
+    // Android emulators, fully on demand: nothing runs until a lease asks for one.
+    const pixel7 = new VirtualTargetClass(this, 'AndroidPixel7', {
+      metadata: { name: 'android-pixel7' },
+      provisioner: 'android.jumpstarter.dev',
+    });
+    new ExporterSet(this, 'Pixel7Emulator', {
+      metadata: { name: 'pixel7-emulator' },
+      virtualTargetClass: pixel7,
+      minReplicas: 0,
+      maxReplicas: 10,
+      minAvailableReplicas: 0,
+      template: {
+        labels: { device: 'pixel7', os: 'android', 'api-level': '34', virtual: 'true' },
+        drivers: [
+          { type: 'jumpstarter_driver_android.driver.AdbDriver' },
+          { type: 'jumpstarter_driver_power.driver.EmulatorPower' },
+        ],
+      },
+    });
+
+    // Corellium cloud devices: credentials stay on the class; a device is made per waiting lease.
+    new VirtualTargetClass(this, 'CorelliumKronos', {
+      metadata: { name: 'corellium-kronos' },
+      provisioner: 'corellium.jumpstarter.dev',
+      credentialsSecretName: 'corellium-creds',
+      bindingMode: 'WaitForFirstConsumer',
+      reclaimPolicy: 'Delete',
+      parameters: {
+        api: { host: 'app.corellium.com', projectId: '778f00af-5e9b-40e6-8e7f-c4f14b632e9c' },
+        device: { flavor: 'kronos', os: '1.1.1', build: 'Critical Application Monitor (Baremetal)' },
+      },
+    });
+
+    // SA8295 automotive boards emulated on bare-metal lab hosts, outside the cluster.
+    const sa8295 = new VirtualTargetClass(this, 'QcomSa8295Baremetal', {
+      metadata: { name: 'qcom-sa8295-baremetal' },
+      provisioner: 'qemu-baremetal.jumpstarter.dev',
+      credentialsSecretName: 'automotive-lab-ssh',
+      bindingMode: 'Immediate',
+      parameters: {
+        hosts: [
+          { name: 'bench-01.automotive.example.com', arch: 'aarch64', slots: 2 },
+          { name: 'bench-02.automotive.example.com', arch: 'aarch64', slots: 2 },
+        ],
+        runtime: { binary: '/usr/bin/qemu-system-aarch64', kvm: true },
+        board: { soc: 'sa8295' },
+      },
+    });
+    new ExporterSet(this, 'QcomSa8295Hifi', {
+      metadata: { name: 'qcom-sa8295-hifi' },
+      virtualTargetClass: sa8295,
+      minReplicas: 0,
+      maxReplicas: 4,
+      minAvailableReplicas: 1,
+      parameters: { board: { fidelity: 'high' } },
+      template: {
+        labels: { board: 'sa8295', fidelity: 'high', virtual: 'true' },
+        drivers: [
+          { type: 'jumpstarter_driver_power.driver.QemuPower' },
+          { type: 'jumpstarter_driver_network.driver.TcpNetwork', config: { port: 22 } },
+          { type: 'jumpstarter_driver_serial.driver.QemuSerial' },
+        ],
+      },
+    });
+
+    // The short form: an x86_64 CI pool as one construct (a class and a set named x86-64-ci).
+    new QemuPool(this, 'X8664Ci', {
+      metadata: { name: 'x86-64-ci' },
+      arch: 'x86_64',
+      machineType: 'q35',
+      cpu: 2,
+      memory: Size.gibibytes(2),
+      storage: Size.gibibytes(20),
+      labels: { board: 'x86-64-virtual', arch: 'x86_64', virtual: 'true' },
+      minAvailableReplicas: 3,
+      maxReplicas: 10,
+      scaleDownCooldown: Duration.minutes(10),
+    });
+  }
+}
+
+/** The whole app; tests build it in memory, `main.ts` synthesizes it to dist/. */
+export function buildGitopsApp(app: App = new App()): App {
+  new ControllerChart(app, 'controller');
+  new PoolsChart(app, 'pools');
+  return app;
+}

@@ -1,0 +1,19 @@
+// Jest runs in ESM mode (TOOLCHAIN.md): @kubernetes/client-node 1.x is ESM-only and the controller
+// tests import it, so the whole suite uses one mode.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  roots: ['<rootDir>/test', '<rootDir>/controller'],
+  testMatch: ['**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/out/'],
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
+  },
+  // Tests run against the sources, so `npm test` needs no build.
+  moduleNameMapper: {
+    '^virtual-exporters$': '<rootDir>/lib/index.ts',
+    '^virtual-exporters/(.*)$': '<rootDir>/lib/$1/index.ts',
+  },
+  testTimeout: 60000,
+};

@@ -1,0 +1,130 @@
+/**
+ * Every group, kind, label, annotation, finalizer and condition name used on the wire, in one place.
+ */
+
+/** Group of our two kinds (the approved JEP and upstream use this group, SPEC §1). */
+export const GROUP = 'virtualtarget.jumpstarter.dev';
+export const VERSION = 'v1alpha1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+/** Group of Jumpstarter's own kinds (Exporter, Lease, ExporterConfig). */
+export const JUMPSTARTER_GROUP = 'jumpstarter.dev';
+export const JUMPSTARTER_API_VERSION = `${JUMPSTARTER_GROUP}/${VERSION}`;
+
+export const Kinds = {
+  VirtualTargetClass: 'VirtualTargetClass',
+  ExporterSet: 'ExporterSet',
+  Exporter: 'Exporter',
+  Lease: 'Lease',
+  ExporterConfig: 'ExporterConfig',
+} as const;
+
+export const Plurals = {
+  VirtualTargetClass: 'virtualtargetclasses',
+  ExporterSet: 'exportersets',
+  Exporter: 'exporters',
+  Lease: 'leases',
+} as const;
+
+export const ShortNames = {
+  VirtualTargetClass: 'vtc',
+  ExporterSet: 'es',
+} as const;
+
+/** kubectl category: `kubectl get jumpstarter` lists every kind in it. */
+export const CATEGORY = 'jumpstarter';
+
+export const Labels = {
+  /** On every Exporter, Pod and config Secret an ExporterSet creates: the set's name. */
+  exporterSetName: 'exporterset.jumpstarter.dev/name',
+  /** On every instance: the template revision it was created from (SPEC §3.14). */
+  templateRevision: 'exporterset.jumpstarter.dev/template-revision',
+  /** On a standby Exporter (CR only, no Pod, SPEC §3.6). */
+  standby: 'exporterset.jumpstarter.dev/standby',
+  /** Set by Jumpstarter on ended Leases (INTEROP §2). */
+  leaseEnded: 'jumpstarter.dev/lease-ended',
+  /** Recommended Kubernetes labels on the installer's objects. */
+  appName: 'app.kubernetes.io/name',
+  appInstance: 'app.kubernetes.io/instance',
+  appComponent: 'app.kubernetes.io/component',
+  appManagedBy: 'app.kubernetes.io/managed-by',
+  appPartOf: 'app.kubernetes.io/part-of',
+} as const;
+
+export const Annotations = {
+  /** The instance ordinal of an Exporter (`<set>-<n>`), kept so names are never reused. */
+  ordinal: 'exporterset.jumpstarter.dev/ordinal',
+  /** Set by an operator who disables an Exporter by hand; the controller leaves it alone. */
+  manuallyDisabled: 'exporterset.jumpstarter.dev/manually-disabled',
+} as const;
+
+/** Finalizer that drains a set before it goes (SPEC §3.12). */
+export const DRAIN_FINALIZER = 'exporterset.jumpstarter.dev/drain';
+
+export const ConditionTypes = {
+  Available: 'Available',
+  Progressing: 'Progressing',
+  Degraded: 'Degraded',
+  ScalingLimited: 'ScalingLimited',
+  ReplicaFailure: 'ReplicaFailure',
+  ParametersValid: 'ParametersValid',
+} as const;
+export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
+
+export const ConditionReasons = {
+  VirtualTargetClassNotFound: 'VirtualTargetClassNotFound',
+  FailedCreate: 'FailedCreate',
+  FailedDelete: 'FailedDelete',
+  InvalidParameters: 'InvalidParameters',
+  ParametersValid: 'ParametersValid',
+  MaxReplicasReached: 'MaxReplicasReached',
+  StartupFailureBackoff: 'StartupFailureBackoff',
+} as const;
+
+/** Lease condition types set by Jumpstarter (INTEROP §2). */
+export const LeaseConditionTypes = {
+  Pending: 'Pending',
+  Ready: 'Ready',
+  Unsatisfiable: 'Unsatisfiable',
+  Invalid: 'Invalid',
+} as const;
+
+/** Exporter condition types set by Jumpstarter (INTEROP §1). */
+export const ExporterConditionTypes = {
+  Registered: 'Registered',
+  Online: 'Online',
+} as const;
+
+/** Provisioner names from the JEP. */
+export const ProvisionerNames = {
+  qemu: 'qemu.jumpstarter.dev',
+  qemuBaremetal: 'qemu-baremetal.jumpstarter.dev',
+  corellium: 'corellium.jumpstarter.dev',
+  android: 'android.jumpstarter.dev',
+  ec2: 'ec2.jumpstarter.dev',
+} as const;
+
+/** Container images used when neither the class nor the set names one (INTEROP §4). */
+export const DefaultImages = {
+  exporter: 'quay.io/jumpstarter-dev/jumpstarter:latest',
+  runtime: 'quay.io/jumpstarter-dev/virtual/qemu-runtime:latest',
+  pullPolicy: 'IfNotPresent',
+} as const;
+
+/** CRD defaults (SPEC §1); the schemas in lib/crds and the builders both read these. */
+export const Defaults = {
+  minReplicas: 0,
+  maxReplicas: 4,
+  minAvailableReplicas: 0,
+  scaleDownCooldown: '5m',
+  recycleStrategy: 'ExitAndReplace',
+  bindingMode: 'Immediate',
+  reclaimPolicy: 'Delete',
+  caBundleKey: 'ca-bundle.crt',
+} as const;
+
+/** Where the exporter config's `tls.ca` comes from when the class names no CA bundle (INTEROP §3). */
+export const DefaultCaBundle = {
+  configMapName: 'jumpstarter-service-ca-cert',
+  key: 'ca.crt',
+} as const;

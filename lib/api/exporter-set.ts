@@ -1,0 +1,81 @@
+import type { Images } from './images';
+import type { Condition, JsonObject, LabelSelector, ObjectMeta } from './meta';
+
+export type RecycleStrategy = 'ExitAndReplace' | 'InPlaceReuse';
+
+/**
+ * One driver of the exporter template. Exactly one of `type`/`ref`; `ref` entries carry no config.
+ * `name` may be omitted (the JEP's examples do): it is derived from the driver's package.
+ */
+export interface DriverConfig {
+  readonly name?: string;
+  readonly type?: string;
+  readonly ref?: string;
+  readonly config?: JsonObject;
+}
+
+export interface ExporterTemplate {
+  readonly metadata?: {
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly annotations?: Readonly<Record<string, string>>;
+  };
+  readonly spec?: {
+    readonly drivers?: readonly DriverConfig[];
+  };
+}
+
+export interface ExporterSetSpec {
+  /** @default 0 */
+  readonly minReplicas?: number;
+  /** 0 means unbounded. @default 4 */
+  readonly maxReplicas?: number;
+  /** @default 0 */
+  readonly minAvailableReplicas?: number;
+  /** Go-style duration. @default "5m" */
+  readonly scaleDownCooldown?: string;
+  /** @default "ExitAndReplace" */
+  readonly recycleStrategy?: RecycleStrategy;
+  readonly virtualTargetClassName: string;
+  readonly parameters?: JsonObject;
+  readonly images?: Images;
+  readonly selector: LabelSelector;
+  readonly template: ExporterTemplate;
+}
+
+export interface ExporterSetStatus {
+  readonly replicas: number;
+  readonly readyReplicas: number;
+  readonly availableReplicas: number;
+  readonly unavailableReplicas: number;
+  readonly leasedReplicas: number;
+  readonly exportersActive: number;
+  readonly exportersDisabled: number;
+  readonly exportersIdle: number;
+  readonly exportersOffline: number;
+  readonly podsFailed: number;
+  readonly podsPending: number;
+  readonly podsRunning: number;
+  readonly podsUnknown: number;
+  readonly selector?: string;
+  readonly conditions?: readonly Condition[];
+  // Our additions (SPEC §1): what the controller needs to survive a restart and to report.
+  readonly observedGeneration?: number;
+  readonly startingReplicas?: number;
+  readonly standbyReplicas?: number;
+  readonly pendingLeases?: number;
+  readonly updatedReplicas?: number;
+  readonly templateRevision?: string;
+  readonly nextOrdinal?: number;
+  readonly scaleDownWindowStart?: string;
+  readonly scaleDownTarget?: number;
+  readonly startupFailures?: number;
+  readonly lastStartupFailureTime?: string;
+}
+
+export interface ExporterSet {
+  readonly apiVersion: string;
+  readonly kind: 'ExporterSet';
+  readonly metadata: ObjectMeta;
+  readonly spec: ExporterSetSpec;
+  readonly status?: ExporterSetStatus;
+}

@@ -1,0 +1,23 @@
+/**
+ * Admission rule messages. The CRDs' CEL rules (lib/crds), the synth-time validation (lib/core) and
+ * the controller all use these exact texts, so a user sees the same sentence wherever a rule fires.
+ * The first six are upstream's; the rest are our additions (SPEC §1).
+ */
+export const RuleMessages = {
+  minReplicasLeMax: 'minReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+  minAvailableLeMax:
+    'minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+  driverTypeOrRef: 'either type or ref must be set',
+  driverTypeRefExclusive: 'type and ref are mutually exclusive',
+  driverRefNoConfig: 'ref entries must not have config',
+  /** Upstream requires a name; we accept none (derived) but reject an empty one. */
+  driverNameNotEmpty: 'name must not be empty (omit it to derive the name from the driver package)',
+  driverNamesUnique: 'driver names must be unique (a missing name is derived from the driver package)',
+  selectorMatchesTemplate:
+    'selector must match the template labels, or the set would create instances forever',
+  selectorOperator: 'matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
+  selectorValues:
+    'matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
+  scaleDownCooldownDuration: 'scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+  parametersObject: 'parameters must be an object (a nested map of provisioner settings)',
+} as const;

@@ -1,0 +1,79 @@
+/**
+ * The JEP's parameter deep-merge (SPEC §1): `merged = deepMerge(class.parameters, set.parameters)`.
+ *
+ * - plain objects merge recursively and the override wins at the same path;
+ * - scalars, lists and `null` from the override replace the base value: lists are never concatenated
+ *   or merged index by index (which is what lodash.merge would do, hence this hand-written version);
+ * - an `undefined` override (or a missing key) keeps the base value;
+ * - the inputs are never mutated and the result shares no object or list with them;
+ * - the keys `__proto__`, `constructor` and `prototype` are dropped at every depth, so parameters
+ *   read from JSON or YAML cannot reach `Object.prototype` through the result.
+ *
+ * Result objects are ordinary `{}` objects, not `Object.create(null)` ones: cdk8s refuses to render
+ * objects without `Object` as constructor, and no write through a prototype setter can happen because
+ * the three keys above are never assigned.
+ */
+import type { JsonObject } from '../api';
+
+/** Keys that could reach or replace a prototype when assigned; never copied. */
+const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * True for `{...}` objects: prototype `null` or an `Object.prototype`, including another realm's (objects
+ * from `structuredClone`, `vm` contexts or jest's module sandbox); false for lists, null, class instances.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (Object.prototype.toString.call(value) !== '[object Object]') return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * A deep copy of JSON-like data: plain objects and lists are copied, unsafe keys dropped, members
+ * whose value is `undefined` left out. Other values (primitives, class instances) are returned as is.
+ */
+export function deepCopy<T>(value: T): T;
+export function deepCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item: unknown) => deepCopy(item));
+  if (!isPlainObject(value)) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    if (UNSAFE_KEYS.has(key)) continue;
+    const item = deepCopy(value[key]);
+    if (item !== undefined) copy[key] = item;
+  }
+  return copy;
+}
+
+/** `object[key]` only when it is the object's own: `{}`'s `toString` is not a parameter. */
+function own(object: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+/** Merges `override` over `base` with the JEP semantics described in this module's doc. */
+export function deepMerge(base: JsonObject, override: JsonObject | undefined): JsonObject;
+export function deepMerge(base: JsonObject | undefined, override: JsonObject): JsonObject;
+export function deepMerge(base: unknown, override: unknown): unknown;
+export function deepMerge(base: unknown, override: unknown): unknown {
+  if (override === undefined) return deepCopy(base);
+  if (!isPlainObject(base) || !isPlainObject(override)) return deepCopy(override);
+  const merged: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(base), ...Object.keys(override)])) {
+    if (UNSAFE_KEYS.has(key)) continue;
+    const value = deepMerge(own(base, key), own(override, key));
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
+}
+
+/**
+ * The parameters an instance is provisioned with: the set's over the class's. A top level that is not
+ * an object counts as `{}` here; reporting it is the job of the class and set validators
+ * (RuleMessages.parametersObject), which run before anyone provisions.
+ */
+export function mergeParameters(classParameters: unknown, setParameters: unknown): JsonObject {
+  const base = isPlainObject(classParameters) ? (classParameters as JsonObject) : {};
+  const override = isPlainObject(setParameters) ? (setParameters as JsonObject) : {};
+  return deepMerge(base, override);
+}

@@ -1,0 +1,179 @@
+/**
+ * Every rule the ExporterSet CRD applies (SPEC §1): upstream's schema and CEL rules with their exact
+ * messages, plus ours (derived driver names unique, selector selects the template labels, cooldown
+ * is a duration, parameters an object). Runs at synth time and in the controller; the class and the
+ * provisioner are checked by validate-references.
+ */
+import {
+  API_VERSION,
+  Defaults,
+  Kinds,
+  Labels,
+  RuleMessages,
+  type LabelSelector,
+  type RecycleStrategy,
+} from '../api';
+import { deriveDriverName } from './drivers';
+import { isDuration } from './duration';
+import type { ValidationIssue } from './issue';
+import { INT32_MAX, isAbsent, IssueCollector } from './issue-collector';
+import { isPlainObject } from './merge';
+import {
+  LABEL_VALUE_MAX_LENGTH,
+  validateAnnotations,
+  validateDns1123Subdomain,
+  validateLabels,
+} from './names';
+import { fieldPath, indexPath } from './path';
+import { matchesSelector, validateLabelSelector } from './selector';
+import { checkImages } from './validate-images';
+import { checkObjectMeta, checkTypeMeta } from './validate-object-meta';
+
+export const RECYCLE_STRATEGIES: readonly RecycleStrategy[] = ['ExitAndReplace', 'InPlaceReuse'];
+
+/** A driver `ref`: dot-separated, no empty segment (upstream's schema pattern). */
+export const DRIVER_REF_PATTERN = '^[^.]+([.][^.]+)*$';
+const DRIVER_REF = new RegExp(DRIVER_REF_PATTERN);
+
+const DRIVERS_PATH = 'spec.template.spec.drivers';
+
+/** Issues for an ExporterSet wire object; `[]` when valid. Never throws, whatever `obj` is. */
+export function validateExporterSet(obj: unknown): ValidationIssue[] {
+  const issues = new IssueCollector();
+  if (!isPlainObject(obj)) {
+    issues.add('', `must be an ${Kinds.ExporterSet} object`, obj);
+    return issues.issues;
+  }
+  checkTypeMeta(issues, obj, API_VERSION, Kinds.ExporterSet);
+  const meta = checkObjectMeta(issues, obj.metadata);
+  const name = meta?.name;
+  if (
+    typeof name === 'string' &&
+    name.length > LABEL_VALUE_MAX_LENGTH &&
+    validateDns1123Subdomain(name).length === 0
+  ) {
+    issues.add(
+      'metadata.name',
+      `must be at most ${LABEL_VALUE_MAX_LENGTH} characters long: it becomes the value of the ${Labels.exporterSetName} label on every instance`,
+      name,
+    );
+  }
+  const spec = issues.object(
+    obj.spec,
+    'spec',
+    'a set needs a selector, a template and a virtualTargetClassName',
+  );
+  if (!spec) return issues.issues;
+
+  checkReplicas(issues, spec);
+  if (!isAbsent(spec.scaleDownCooldown) && !isDuration(spec.scaleDownCooldown)) {
+    issues.add('spec.scaleDownCooldown', RuleMessages.scaleDownCooldownDuration, spec.scaleDownCooldown);
+  }
+  issues.oneOf(spec.recycleStrategy, 'spec.recycleStrategy', RECYCLE_STRATEGIES);
+  issues.string(spec.virtualTargetClassName, 'spec.virtualTargetClassName', {
+    required: 'the VirtualTargetClass (in the same namespace) that provisions the instances',
+    nonEmpty: true,
+  });
+  if (!isAbsent(spec.parameters) && !isPlainObject(spec.parameters)) {
+    issues.add('spec.parameters', RuleMessages.parametersObject, spec.parameters);
+  }
+  checkImages(issues, spec.images, 'spec.images');
+
+  let selectorValid = false;
+  if (
+    !issues.missing(
+      spec.selector,
+      'spec.selector',
+      'which Exporters belong to the set, usually the template labels',
+    )
+  ) {
+    const selectorIssues = validateLabelSelector(spec.selector, 'spec.selector');
+    issues.addAll(selectorIssues);
+    selectorValid = selectorIssues.length === 0;
+  }
+  const labels = checkTemplate(issues, spec.template);
+  if (selectorValid && labels !== undefined && !matchesSelector(spec.selector as LabelSelector, labels)) {
+    issues.add('spec.selector', RuleMessages.selectorMatchesTemplate, spec.selector);
+  }
+  return issues.issues;
+}
+
+/** Types and minimums, then upstream's CEL rules on the values after CRD defaulting. */
+function checkReplicas(issues: IssueCollector, spec: Record<string, unknown>): void {
+  const read = (field: 'minReplicas' | 'maxReplicas' | 'minAvailableReplicas'): number | undefined => {
+    const value = spec[field];
+    if (isAbsent(value)) return Defaults[field];
+    return issues.integer(value, `spec.${field}`, { min: 0, max: INT32_MAX });
+  };
+  const min = read('minReplicas');
+  const max = read('maxReplicas');
+  const minAvailable = read('minAvailableReplicas');
+  // The API server evaluates CEL only on schema-valid objects: skip the rules when a value is broken.
+  if (max === undefined || max === 0) return;
+  if (min !== undefined && min > max)
+    issues.add('spec.minReplicas', RuleMessages.minReplicasLeMax, spec.minReplicas);
+  if (minAvailable !== undefined && minAvailable > max) {
+    issues.add('spec.minAvailableReplicas', RuleMessages.minAvailableLeMax, spec.minAvailableReplicas);
+  }
+}
+
+/**
+ * `spec.template`: label and annotation syntax, driver rules. Returns the template labels when they
+ * are valid (`{}` when absent), for the selector check; undefined otherwise.
+ */
+function checkTemplate(issues: IssueCollector, value: unknown): Record<string, string> | undefined {
+  const template = issues.object(value, 'spec.template', 'the labels and drivers of every instance');
+  if (!template) return undefined;
+  let labels: Record<string, string> | undefined;
+  const metadata = issues.object(template.metadata, 'spec.template.metadata');
+  if (metadata) {
+    const labelIssues = validateLabels(metadata.labels, 'spec.template.metadata.labels');
+    issues.addAll(labelIssues);
+    if (labelIssues.length === 0) labels = (metadata.labels ?? {}) as Record<string, string>;
+    issues.addAll(validateAnnotations(metadata.annotations, 'spec.template.metadata.annotations'));
+  } else if (isAbsent(template.metadata)) {
+    labels = {};
+  }
+  const spec = issues.object(template.spec, 'spec.template.spec');
+  if (spec) checkDrivers(issues, spec.drivers);
+  return labels;
+}
+
+function checkDrivers(issues: IssueCollector, value: unknown): void {
+  const drivers = issues.list(value, DRIVERS_PATH);
+  if (!drivers) return;
+  const firstIndexByName = new Map<string, number>();
+  drivers.forEach((item, index) => {
+    const path = indexPath(DRIVERS_PATH, index);
+    const driver = issues.listEntry(item, path);
+    if (!driver) return;
+    const before = issues.issues.length;
+    const name = issues.string(driver.name, fieldPath(path, 'name'));
+    if (name === '') issues.add(fieldPath(path, 'name'), RuleMessages.driverNameNotEmpty, name);
+    const hasType = !isAbsent(driver.type);
+    const hasRef = !isAbsent(driver.ref);
+    const type = issues.string(driver.type, fieldPath(path, 'type'), { nonEmpty: true });
+    const ref = issues.string(driver.ref, fieldPath(path, 'ref'));
+    if (ref !== undefined && !DRIVER_REF.test(ref)) {
+      issues.add(
+        fieldPath(path, 'ref'),
+        'must be a dot-separated path of non-empty segments naming a nested driver, e.g. power or board.power',
+        ref,
+      );
+    }
+    issues.object(driver.config, fieldPath(path, 'config'));
+    if (!hasType && !hasRef) issues.add(path, RuleMessages.driverTypeOrRef);
+    if (hasType && hasRef) issues.add(path, RuleMessages.driverTypeRefExclusive);
+    if (hasRef && !isAbsent(driver.config)) issues.add(path, RuleMessages.driverRefNoConfig);
+    if (issues.issues.length > before) return;
+
+    const derived = deriveDriverName({ name, type, ref });
+    if (!derived) {
+      issues.add(path, `no driver name can be derived from ${type ?? ref}; give the driver a name`);
+      return;
+    }
+    const first = firstIndexByName.get(derived);
+    if (first === undefined) firstIndexByName.set(derived, index);
+    else issues.add(path, RuleMessages.driverNamesUnique, derived);
+  });
+}

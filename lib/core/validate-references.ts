@@ -1,0 +1,113 @@
+/**
+ * Rules that need more than one object (SPEC §1, §3.13): the set's class exists in the set's
+ * namespace, its provisioner is known, and the merged parameters pass that provisioner's `validate`.
+ * Both objects are assumed to have passed their own validators.
+ */
+import { ProvisionerNames, type ExporterSet, type VirtualTargetClass } from '../api';
+import type { Provisioner } from '../provisioners/provisioner';
+import { prefixIssues, type ValidationIssue } from './issue';
+import { isAbsent } from './issue-collector';
+import { isPlainObject, mergeParameters } from './merge';
+
+export interface ReferenceValidationOptions {
+  /**
+   * Provisioner names that are valid but have no implementation in this version (the JEP names
+   * them): a class using one is accepted and its parameters are not checked.
+   * @default every name in ProvisionerNames
+   */
+  readonly reservedProvisioners?: readonly string[];
+  /** Names the lookup knows, listed in the message for an unknown provisioner. */
+  readonly knownProvisioners?: readonly string[];
+}
+
+const CLASS_NAME_PATH = 'spec.virtualTargetClassName';
+
+/**
+ * Issues a provisioner finds in the drivers it was given as context (`ValidationContext.drivers`) already
+ * carry the set's path (`spec.template.spec.drivers[0].name`); only parameter issues are re-pathed.
+ */
+const TEMPLATE_PATH_PREFIX = 'spec.template.';
+
+/**
+ * Issues for `set` given its class (undefined when it was not found) and a provisioner lookup; paths
+ * are the set's (`spec.virtualTargetClassName`, `spec.parameters.resources.memory`).
+ */
+export function validateExporterSetReferences(
+  set: ExporterSet,
+  cls: VirtualTargetClass | undefined,
+  lookup: (provisionerName: string) => Provisioner | undefined,
+  options: ReferenceValidationOptions = {},
+): ValidationIssue[] {
+  const className = set.spec?.virtualTargetClassName;
+  const setNamespace = set.metadata?.namespace;
+  if (cls === undefined) {
+    const where = setNamespace ? `namespace "${setNamespace}"` : "the set's namespace";
+    return [
+      {
+        path: CLASS_NAME_PATH,
+        value: className,
+        message: `VirtualTargetClass "${className}" was not found in ${where}; create it there or fix virtualTargetClassName`,
+      },
+    ];
+  }
+
+  const issues: ValidationIssue[] = [];
+  const clsName = cls.metadata?.name;
+  if (clsName !== undefined && clsName !== className) {
+    issues.push({
+      path: CLASS_NAME_PATH,
+      value: className,
+      message: `names VirtualTargetClass "${className}" but the class given is "${clsName}"; pass the class the set names`,
+    });
+  }
+  const clsNamespace = cls.metadata?.namespace;
+  if (setNamespace && clsNamespace && setNamespace !== clsNamespace) {
+    issues.push({
+      path: CLASS_NAME_PATH,
+      value: className,
+      message: `VirtualTargetClass "${clsName ?? className}" is in namespace "${clsNamespace}" but the ExporterSet is in "${setNamespace}"; a set can only use a class in its own namespace, so create the class there`,
+    });
+  }
+
+  const provisionerName = cls.spec?.provisioner;
+  if (typeof provisionerName !== 'string' || provisionerName === '') return issues; // the class validator reports it
+  const provisioner = lookup(provisionerName);
+  if (provisioner === undefined) {
+    const reserved = options.reservedProvisioners ?? Object.values(ProvisionerNames);
+    if (reserved.includes(provisionerName)) return issues;
+    const known = options.knownProvisioners;
+    const list =
+      known === undefined ? '' : `; known provisioners: ${known.length > 0 ? known.join(', ') : 'none'}`;
+    issues.push({
+      path: CLASS_NAME_PATH,
+      value: className,
+      message: `VirtualTargetClass "${clsName ?? className}" uses provisioner "${provisionerName}", which is not known${list}`,
+    });
+    return issues;
+  }
+
+  const classParameters = cls.spec?.parameters;
+  const setParameters = set.spec?.parameters;
+  // A non-object top level is reported by the class or set validator; merging it would mislead.
+  if (!isObjectOrAbsent(classParameters) || !isObjectOrAbsent(setParameters)) return issues;
+  const merged = mergeParameters(classParameters, setParameters);
+  let found: ValidationIssue[];
+  try {
+    found = provisioner.validate(merged, { drivers: set.spec?.template?.spec?.drivers });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    found = [
+      { path: '', message: `provisioner ${provisioner.name} failed to validate the parameters: ${reason}` },
+    ];
+  }
+  for (const issue of found) {
+    issues.push(
+      issue.path.startsWith(TEMPLATE_PATH_PREFIX) ? issue : prefixIssues('spec.parameters', [issue])[0],
+    );
+  }
+  return issues;
+}
+
+function isObjectOrAbsent(value: unknown): boolean {
+  return isAbsent(value) || isPlainObject(value);
+}

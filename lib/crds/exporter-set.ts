@@ -1,0 +1,264 @@
+/**
+ * The ExporterSet CRD: a pool of virtual exporter instances (SPEC §1). A superset of upstream's
+ * schema: every upstream field keeps its name, type, default and validation; the additions are
+ * descriptions, short name and category, the Age column, restart-safe status fields and the
+ * admission rules listed in SPEC §1. The one relaxation: a driver's `name` may be omitted.
+ */
+import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames, VERSION } from '../api/constants';
+import { RuleMessages } from '../api/rules';
+import { GO_DURATION_PATTERN, celString, selectorSelectsLabelsCel, uniqueDriverNamesCel } from './cel';
+import {
+  ageColumn,
+  array,
+  conditionsSchema,
+  dateTime,
+  freeformObject,
+  imagesSchema,
+  int32,
+  int64,
+  labelSelectorSchema,
+  object,
+  rootSchema,
+  str,
+  stringMap,
+  type CustomResourceDefinition,
+  type JSONSchemaProps,
+} from './schema';
+
+const driverSchema: JSONSchemaProps = object(
+  `One driver of every instance's exporter: exactly one of type or ref, and a name (derived from the package when omitted).`,
+  {
+    config: freeformObject(
+      'Driver-specific settings, passed to the driver as written. Not allowed with ref.',
+    ),
+    name: str(
+      'Key of the driver in the exporter config. When omitted it is derived: from type jumpstarter_driver_<x>.... it is <x>, ' +
+        'from another package the package name, from ref a.b.c it is c. Names must be unique after derivation.',
+    ),
+    ref: str(
+      'Dot-separated path of a child driver of another driver, surfaced at the root. Excludes type and config.',
+      { pattern: '^[^.]+([.][^.]+)*$' },
+    ),
+    type: str(
+      'Fully qualified Python class of the driver, for example jumpstarter_driver_power.driver.QemuPower.',
+      {
+        minLength: 1,
+      },
+    ),
+  },
+  {
+    'x-kubernetes-validations': [
+      { rule: 'has(self.type) || has(self.ref)', message: RuleMessages.driverTypeOrRef },
+      { rule: '!(has(self.type) && has(self.ref))', message: RuleMessages.driverTypeRefExclusive },
+      { rule: '!has(self.ref) || !has(self.config)', message: RuleMessages.driverRefNoConfig },
+      { rule: '!has(self.name) || size(self.name) > 0', message: RuleMessages.driverNameNotEmpty },
+    ],
+  },
+);
+
+const templateSchema: JSONSchemaProps = object('The exporter every instance of the set is created from.', {
+  metadata: object('Labels and annotations copied onto every instance (Exporter and Pod).', {
+    annotations: stringMap('Annotations put on every instance.'),
+    labels: stringMap(
+      'Labels put on every instance; leases select instances by them, and so must the selector.',
+    ),
+  }),
+  spec: object('What every instance exports.', {
+    drivers: array(
+      'The drivers of every instance, in the order they appear in the exporter config.',
+      driverSchema,
+      {
+        'x-kubernetes-validations': [
+          { rule: uniqueDriverNamesCel(), message: RuleMessages.driverNamesUnique },
+        ],
+      },
+    ),
+  }),
+});
+
+const specSchema: JSONSchemaProps = object(
+  'The desired pool: its size limits, class, parameter overrides and instance template.',
+  {
+    images: imagesSchema('Container images for the instances; entries here replace those of the class.'),
+    maxReplicas: int32('Ceiling: the most instances the set ever has. 0 means no ceiling.', {
+      default: Defaults.maxReplicas,
+      minimum: 0,
+    }),
+    minAvailableReplicas: int32(
+      'Warm buffer: how many ready, enabled and unleased instances to keep (booting ones count as future supply).',
+      { default: Defaults.minAvailableReplicas, minimum: 0 },
+    ),
+    minReplicas: int32('Floor: the fewest instances the set keeps, leased or not.', {
+      default: Defaults.minReplicas,
+      minimum: 0,
+    }),
+    parameters: freeformObject(
+      "Provisioner settings deep-merged over the class's parameters: objects merge, anything else (lists too) replaces.",
+    ),
+    recycleStrategy: str(
+      'What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).',
+      { default: Defaults.recycleStrategy, enum: ['ExitAndReplace', 'InPlaceReuse'] },
+    ),
+    scaleDownCooldown: str(
+      'How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m.',
+      {
+        default: Defaults.scaleDownCooldown,
+        'x-kubernetes-validations': [
+          {
+            rule: `self.matches(${celString(GO_DURATION_PATTERN)})`,
+            message: RuleMessages.scaleDownCooldownDuration,
+          },
+        ],
+      },
+    ),
+    selector: labelSelectorSchema(
+      "Selects the set's instances by label; it must select the template's labels.",
+      { operator: RuleMessages.selectorOperator, values: RuleMessages.selectorValues },
+    ),
+    template: templateSchema,
+    virtualTargetClassName: str(
+      'Name of the VirtualTargetClass, in the same namespace, that provisions instances.',
+      {
+        minLength: 1,
+      },
+    ),
+  },
+  {
+    required: ['selector', 'template', 'virtualTargetClassName'],
+    'x-kubernetes-validations': [
+      {
+        rule: 'self.maxReplicas == 0 || self.minReplicas <= self.maxReplicas',
+        message: RuleMessages.minReplicasLeMax,
+      },
+      {
+        rule: 'self.maxReplicas == 0 || self.minAvailableReplicas <= self.maxReplicas',
+        message: RuleMessages.minAvailableLeMax,
+      },
+      {
+        rule: selectorSelectsLabelsCel(
+          'self.selector',
+          'self.template.metadata.labels',
+          'has(self.template.metadata) && has(self.template.metadata.labels)',
+        ),
+        message: RuleMessages.selectorMatchesTemplate,
+        fieldPath: '.selector',
+      },
+    ],
+  },
+);
+
+/** The status counters are plain int32s, like upstream's. */
+const count = (description: string) => int32(description);
+
+const statusSchema: JSONSchemaProps = object(
+  'The pool as the controller last observed it.',
+  {
+    availableReplicas: count('Instances that are ready, enabled and not leased: the warm pool.'),
+    conditions: conditionsSchema(
+      'Latest observations: Available, Progressing, Degraded, ScalingLimited, ReplicaFailure and ParametersValid.',
+    ),
+    exportersActive: count('Exporters currently serving a lease.'),
+    exportersDisabled: count('Exporters with spec.enabled set to false.'),
+    exportersIdle: count('Exporters that are online, enabled and not leased.'),
+    exportersOffline: count('Enabled exporters that are not online.'),
+    lastStartupFailureTime: dateTime('When an instance last failed before its exporter ever became ready.'),
+    leasedReplicas: count('Instances currently leased.'),
+    nextOrdinal: int64(
+      'Ordinal of the next instance (named <set>-<n>); it only grows, so instance names are never reused.',
+      { minimum: 0 },
+    ),
+    observedGeneration: int64('The metadata.generation this status was computed from.', { minimum: 0 }),
+    pendingLeases: count('Leases waiting for an exporter that only a new instance of this set could serve.'),
+    podsFailed: count('Instance Pods in phase Failed.'),
+    podsPending: count('Instance Pods in phase Pending.'),
+    podsRunning: count('Instance Pods in phase Running.'),
+    podsUnknown: count('Instance Pods in phase Unknown or Succeeded.'),
+    readyReplicas: count('Instances whose exporter is online and registered.'),
+    replicas: count('All instances the set owns, including standbys and those still starting.'),
+    scaleDownTarget: count(
+      'The instance count a pending scale-down will go to when the cooldown has passed.',
+    ),
+    scaleDownWindowStart: dateTime(
+      'When the current surplus began; the set scales down once it has lasted scaleDownCooldown.',
+    ),
+    selector: str('The selector in its string form, for the scale subresource (HorizontalPodAutoscaler).'),
+    standbyReplicas: count(
+      'Standby instances: an Exporter without a Pod, kept so leases can wait for capacity.',
+    ),
+    startingReplicas: count('Instances created but not yet ready.'),
+    startupFailures: count(
+      'Consecutive instances that failed before becoming ready; drives the creation backoff.',
+    ),
+    templateRevision: str(
+      'Hash of the template, merged parameters, images and scheduling that new instances get.',
+    ),
+    unavailableReplicas: count('Enabled instances that are not ready yet.'),
+    updatedReplicas: count('Instances created from the current template revision.'),
+  },
+  {
+    required: [
+      'availableReplicas',
+      'exportersActive',
+      'exportersDisabled',
+      'exportersIdle',
+      'exportersOffline',
+      'leasedReplicas',
+      'podsFailed',
+      'podsPending',
+      'podsRunning',
+      'podsUnknown',
+      'readyReplicas',
+      'replicas',
+      'unavailableReplicas',
+    ],
+  },
+);
+
+export const exporterSetCrd: CustomResourceDefinition = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: `${Plurals.ExporterSet}.${GROUP}` },
+  spec: {
+    group: GROUP,
+    names: {
+      kind: Kinds.ExporterSet,
+      listKind: `${Kinds.ExporterSet}List`,
+      plural: Plurals.ExporterSet,
+      singular: Kinds.ExporterSet.toLowerCase(),
+      shortNames: [ShortNames.ExporterSet],
+      categories: [CATEGORY],
+    },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: VERSION,
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: rootSchema(
+            'A pool of virtual exporters: keeps a warm buffer of instances of a VirtualTargetClass and scales with lease demand.',
+            specSchema,
+            statusSchema,
+          ),
+        },
+        subresources: {
+          status: {},
+          scale: {
+            specReplicasPath: '.spec.maxReplicas',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          },
+        },
+        additionalPrinterColumns: [
+          { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
+          { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+          { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+          { name: 'Unavailable', type: 'integer', jsonPath: '.status.unavailableReplicas' },
+          { name: 'Leased', type: 'integer', jsonPath: '.status.leasedReplicas' },
+          { name: 'Class', type: 'string', jsonPath: '.spec.virtualTargetClassName' },
+          ageColumn,
+        ],
+      },
+    ],
+  },
+};

@@ -1,0 +1,32 @@
+/**
+ * Our CRDs as plain `apiextensions.k8s.io/v1` objects: the single source of the schema for the
+ * installer, `cdk8s import`, the test cluster and the docs (`kubectl explain`).
+ */
+import { exporterCrd } from './exporter';
+import { exporterSetCrd } from './exporter-set';
+import { leaseCrd } from './lease';
+import type { CustomResourceDefinition } from './schema';
+import { virtualTargetClassCrd } from './virtual-target-class';
+
+export { exporterCrd } from './exporter';
+export { exporterSetCrd } from './exporter-set';
+export { leaseCrd, LeaseRuleMessages } from './lease';
+export { virtualTargetClassCrd } from './virtual-target-class';
+export { derivedDriverNameCel } from './cel';
+export type {
+  CustomResourceDefinition,
+  CustomResourceDefinitionVersion,
+  CustomResourceSubresources,
+  JSONSchemaProps,
+  PrinterColumn,
+  ValidationRule,
+} from './schema';
+
+/** What the installer applies by default: the kinds this project owns. */
+export const ourCrds: readonly CustomResourceDefinition[] = [virtualTargetClassCrd, exporterSetCrd];
+
+/**
+ * Jumpstarter's own kinds, for the test cluster and an optional standalone install; never applied
+ * by default over a Jumpstarter installation's CRDs.
+ */
+export const jumpstarterCrds: readonly CustomResourceDefinition[] = [exporterCrd, leaseCrd];

@@ -1,0 +1,217 @@
+import { Labels, ProvisionerNames, type JsonObject, type ResourceRequirements } from '../api';
+import { jumpstarterCrds, ourCrds } from '../crds';
+import { compact } from './compact';
+import { CONTROLLER_RULES, LEADER_ELECTION_RULES, toPolicyRules } from './rbac';
+
+export const DEFAULT_CONTROLLER_IMAGE = 'ghcr.io/virtual-exporters/exporter-set-controller:0.1.0';
+export const DEFAULT_INSTALL_NAMESPACE = 'jumpstarter';
+export const CONTROLLER_NAME = 'exporter-set-controller';
+export const METRICS_PORT = 8080;
+export const HEALTH_PORT = 8081;
+/** The uid of the distroless `nonroot` user the controller image runs as. */
+export const CONTROLLER_UID = 65532;
+
+export const DEFAULT_CONTROLLER_RESOURCES: ResourceRequirements = {
+  requests: { cpu: '50m', memory: '64Mi' },
+  limits: { cpu: '500m', memory: '256Mi' },
+};
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** Framework-neutral description of a controller installation. */
+export interface ExporterSetControllerInput {
+  /** Namespace the controller runs in. @default "jumpstarter" */
+  readonly namespace?: string;
+  /** One Deployment per provisioner. @default ["qemu.jumpstarter.dev"] */
+  readonly provisioners?: readonly string[];
+  /** Namespaces to reconcile; namespaced Roles there. Absent: all namespaces, with a ClusterRole. */
+  readonly watchNamespaces?: readonly string[];
+  readonly image?: string;
+  readonly imagePullPolicy?: 'Always' | 'Never' | 'IfNotPresent';
+  /** Replicas per Deployment; more than one needs leader election. @default 1 */
+  readonly replicas?: number;
+  readonly resources?: ResourceRequirements;
+  /** @default true */
+  readonly leaderElect?: boolean;
+  /** @default "info" */
+  readonly logLevel?: LogLevel;
+  /** Creations per reconcile pass (controller default 50 when absent). */
+  readonly maxBurst?: number;
+  /** Concurrent reconcile workers (controller default when absent). */
+  readonly workers?: number;
+  /** Install the ExporterSet and VirtualTargetClass CRDs. @default true */
+  readonly installCrds?: boolean;
+  /** Also install our Exporter and Lease CRDs; only for clusters without Jumpstarter. @default false */
+  readonly installJumpstarterCrds?: boolean;
+}
+
+/** `qemu.jumpstarter.dev` → `qemu`: the per-provisioner suffix of object names. */
+export function provisionerShortName(provisioner: string): string {
+  return provisioner.split('.')[0];
+}
+
+function commonLabels(component: string, instance?: string): Record<string, string> {
+  return compact<Record<string, string | undefined>>({
+    [Labels.appName]: CONTROLLER_NAME,
+    [Labels.appComponent]: component,
+    [Labels.appInstance]: instance,
+    [Labels.appPartOf]: 'virtual-exporters',
+  }) as Record<string, string>;
+}
+
+function deployment(input: ExporterSetControllerInput, namespace: string, provisioner: string): JsonObject {
+  const short = provisionerShortName(provisioner);
+  const selector = { [Labels.appName]: CONTROLLER_NAME, [Labels.appInstance]: short };
+  const args = [
+    `--provisioner=${provisioner}`,
+    ...((input.leaderElect ?? true) ? ['--leader-elect'] : []),
+    `--health-probe-bind-address=:${HEALTH_PORT}`,
+    `--metrics-bind-address=:${METRICS_PORT}`,
+    `--log-level=${input.logLevel ?? 'info'}`,
+    ...(input.watchNamespaces ?? []).map((ns) => `--namespace=${ns}`),
+    ...(input.maxBurst !== undefined ? [`--max-burst=${input.maxBurst}`] : []),
+    ...(input.workers !== undefined ? [`--workers=${input.workers}`] : []),
+  ];
+  return compact({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: `${CONTROLLER_NAME}-${short}`, namespace, labels: commonLabels('controller', short) },
+    spec: {
+      replicas: input.replicas ?? 1,
+      selector: { matchLabels: selector },
+      template: {
+        metadata: { labels: commonLabels('controller', short) },
+        spec: {
+          serviceAccountName: CONTROLLER_NAME,
+          securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+          terminationGracePeriodSeconds: 30,
+          containers: [
+            {
+              name: 'controller',
+              image: input.image ?? DEFAULT_CONTROLLER_IMAGE,
+              imagePullPolicy: input.imagePullPolicy ?? 'IfNotPresent',
+              args,
+              env: [{ name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }],
+              ports: [
+                { name: 'metrics', containerPort: METRICS_PORT, protocol: 'TCP' },
+                { name: 'health', containerPort: HEALTH_PORT, protocol: 'TCP' },
+              ],
+              livenessProbe: {
+                httpGet: { path: '/healthz', port: 'health' },
+                initialDelaySeconds: 15,
+                periodSeconds: 20,
+              },
+              readinessProbe: {
+                httpGet: { path: '/readyz', port: 'health' },
+                initialDelaySeconds: 5,
+                periodSeconds: 10,
+              },
+              resources: input.resources ?? DEFAULT_CONTROLLER_RESOURCES,
+              securityContext: {
+                runAsNonRoot: true,
+                runAsUser: CONTROLLER_UID,
+                runAsGroup: CONTROLLER_UID,
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                capabilities: { drop: ['ALL'] },
+                seccompProfile: { type: 'RuntimeDefault' },
+              },
+            },
+          ],
+        },
+      },
+    },
+  }) as unknown as JsonObject;
+}
+
+/**
+ * Every object of a controller installation, in apply order: CRDs, ServiceAccount, RBAC, leader
+ * election, one Deployment per provisioner, the metrics Service. Inputs are validated by
+ * `validateExporterSetControllerInput` first.
+ */
+export function buildExporterSetController(input: ExporterSetControllerInput): JsonObject[] {
+  const namespace = input.namespace ?? DEFAULT_INSTALL_NAMESPACE;
+  const provisioners = input.provisioners ?? [ProvisionerNames.qemu];
+  const subject = { kind: 'ServiceAccount', name: CONTROLLER_NAME, namespace };
+  const objects: JsonObject[] = [];
+
+  const crds = [
+    ...((input.installCrds ?? true) ? ourCrds : []),
+    ...(input.installJumpstarterCrds ? jumpstarterCrds : []),
+  ];
+  objects.push(...crds.map((crd) => structuredClone(crd) as unknown as JsonObject));
+
+  objects.push({
+    apiVersion: 'v1',
+    kind: 'ServiceAccount',
+    metadata: { name: CONTROLLER_NAME, namespace, labels: commonLabels('controller') },
+  });
+
+  const rules = toPolicyRules(CONTROLLER_RULES);
+  const watch = input.watchNamespaces ?? [];
+  if (watch.length === 0) {
+    objects.push(
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: CONTROLLER_NAME, labels: commonLabels('rbac') },
+        rules,
+      },
+      {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRoleBinding',
+        metadata: { name: CONTROLLER_NAME, labels: commonLabels('rbac') },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: CONTROLLER_NAME },
+        subjects: [subject],
+      },
+    );
+  } else {
+    for (const ns of watch) {
+      objects.push(
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'Role',
+          metadata: { name: CONTROLLER_NAME, namespace: ns, labels: commonLabels('rbac') },
+          rules,
+        },
+        {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'RoleBinding',
+          metadata: { name: CONTROLLER_NAME, namespace: ns, labels: commonLabels('rbac') },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: CONTROLLER_NAME },
+          subjects: [subject],
+        },
+      );
+    }
+  }
+
+  const leaderElection = `${CONTROLLER_NAME}-leader-election`;
+  objects.push(
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: leaderElection, namespace, labels: commonLabels('rbac') },
+      rules: toPolicyRules(LEADER_ELECTION_RULES),
+    },
+    {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: leaderElection, namespace, labels: commonLabels('rbac') },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: leaderElection },
+      subjects: [subject],
+    },
+  );
+
+  objects.push(...provisioners.map((p) => deployment(input, namespace, p)));
+
+  objects.push({
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: `${CONTROLLER_NAME}-metrics`, namespace, labels: commonLabels('metrics') },
+    spec: {
+      selector: { [Labels.appName]: CONTROLLER_NAME, [Labels.appComponent]: 'controller' },
+      ports: [{ name: 'metrics', port: METRICS_PORT, targetPort: 'metrics', protocol: 'TCP' }],
+    },
+  });
+  return objects;
+}

@@ -1,0 +1,110 @@
+import { GROUP, JUMPSTARTER_GROUP, Plurals } from '../api';
+
+/** One RBAC PolicyRule, with the reason the controller needs it (kept out of the manifest). */
+export interface ControllerRule {
+  readonly apiGroups: readonly string[];
+  readonly resources: readonly string[];
+  readonly verbs: readonly string[];
+  readonly why: string;
+}
+
+/**
+ * Everything the controller does in a watched namespace, and nothing more (SPEC §4: only the verbs
+ * it uses). The controller's RBAC replay test (SPEC §3) checks this list against the requests it
+ * really makes; when the two disagree, fix whichever side is wrong.
+ */
+export const CONTROLLER_RULES: readonly ControllerRule[] = [
+  {
+    apiGroups: [GROUP],
+    resources: [Plurals.ExporterSet],
+    verbs: ['get', 'list', 'watch', 'patch'],
+    why: 'informer on sets; patch adds and removes the drain finalizer',
+  },
+  {
+    apiGroups: [GROUP],
+    resources: [`${Plurals.ExporterSet}/status`],
+    verbs: ['patch'],
+    why: 'status is written through the /status subresource only',
+  },
+  {
+    apiGroups: [GROUP],
+    resources: [`${Plurals.ExporterSet}/finalizers`],
+    verbs: ['update'],
+    why: 'Exporters carry blockOwnerDeletion owner references to their set',
+  },
+  {
+    apiGroups: [GROUP],
+    resources: [Plurals.VirtualTargetClass],
+    verbs: ['get', 'list', 'watch'],
+    why: 'informer on classes: provisioner, parameters, scheduling',
+  },
+  {
+    apiGroups: [JUMPSTARTER_GROUP],
+    resources: [Plurals.Exporter],
+    verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
+    why: 'instances: create, disable before scale-down (spec.enabled=false), delete',
+  },
+  {
+    apiGroups: [JUMPSTARTER_GROUP],
+    resources: [`${Plurals.Exporter}/finalizers`],
+    verbs: ['update'],
+    why: 'Pods and config Secrets carry blockOwnerDeletion owner references to their Exporter',
+  },
+  {
+    apiGroups: [JUMPSTARTER_GROUP],
+    resources: [Plurals.Lease],
+    verbs: ['get', 'list', 'watch'],
+    why: 'demand (pending leases) and which instances are leased; never written',
+  },
+  {
+    apiGroups: [''],
+    resources: ['pods'],
+    verbs: ['get', 'list', 'watch', 'create', 'delete'],
+    why: 'instance Pods: create, replace failed ones',
+  },
+  {
+    apiGroups: [''],
+    resources: ['secrets'],
+    verbs: ['get', 'list', 'watch', 'create', 'patch'],
+    why: 'reads exporter credentials; writes per-instance exporter config Secrets',
+  },
+  {
+    apiGroups: [''],
+    resources: ['configmaps'],
+    verbs: ['get', 'list', 'watch'],
+    why: 'CA bundle for the exporter config',
+  },
+  {
+    apiGroups: [''],
+    resources: ['events'],
+    verbs: ['create', 'patch'],
+    why: 'Events on sets for scale actions and condition changes',
+  },
+];
+
+/** Leader election on a coordination.k8s.io Lease in the controller's own namespace. */
+export const LEADER_ELECTION_RULES: readonly ControllerRule[] = [
+  {
+    apiGroups: ['coordination.k8s.io'],
+    resources: ['leases'],
+    verbs: ['get', 'create', 'update'],
+    why: 'leader election (id exporter-set-controller-<provisioner>)',
+  },
+  {
+    apiGroups: [''],
+    resources: ['events'],
+    verbs: ['create', 'patch'],
+    why: 'leader election events',
+  },
+];
+
+/** The rules as they appear in a Role or ClusterRole. */
+export function toPolicyRules(
+  rules: readonly ControllerRule[],
+): { apiGroups: string[]; resources: string[]; verbs: string[] }[] {
+  return rules.map((r) => ({
+    apiGroups: [...r.apiGroups],
+    resources: [...r.resources],
+    verbs: [...r.verbs],
+  }));
+}

@@ -1,0 +1,68 @@
+import type { ValidationIssue } from '../core/issue';
+import { validateDns1123Label } from '../core/names';
+import { getProvisioner, knownProvisionerNames } from '../provisioners/registry';
+import type { ExporterSetControllerInput } from './installer';
+
+function positiveInteger(path: string, value: number | undefined, min: number): ValidationIssue[] {
+  if (value === undefined || (Number.isInteger(value) && value >= min)) return [];
+  return [{ path, value, message: `must be a whole number of at least ${min}` }];
+}
+
+function namespaceIssues(path: string, value: string): ValidationIssue[] {
+  return validateDns1123Label(value).map((message) => ({ path, value, message: `namespace ${message}` }));
+}
+
+/**
+ * The installer's argument rules: names Kubernetes accepts, provisioners this controller build
+ * implements (a Deployment for any other would crash-loop), and settings that cannot fight.
+ */
+export function validateExporterSetControllerInput(input: ExporterSetControllerInput): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  if (input.namespace !== undefined) issues.push(...namespaceIssues('namespace', input.namespace));
+
+  const provisioners = input.provisioners;
+  if (provisioners !== undefined) {
+    if (provisioners.length === 0) {
+      issues.push({
+        path: 'provisioners',
+        value: provisioners,
+        message: 'must name at least one provisioner; each gets its own controller Deployment',
+      });
+    }
+    provisioners.forEach((p, i) => {
+      if (!getProvisioner(p)) {
+        issues.push({
+          path: `provisioners[${i}]`,
+          value: p,
+          message: `is not a provisioner the controller implements; use one of: ${knownProvisionerNames().join(', ')}`,
+        });
+      } else if (provisioners.indexOf(p) !== i) {
+        issues.push({
+          path: `provisioners[${i}]`,
+          value: p,
+          message: 'is listed twice; each provisioner runs once',
+        });
+      }
+    });
+  }
+
+  (input.watchNamespaces ?? []).forEach((ns, i, all) => {
+    issues.push(...namespaceIssues(`watchNamespaces[${i}]`, ns));
+    if (all.indexOf(ns) !== i) {
+      issues.push({ path: `watchNamespaces[${i}]`, value: ns, message: 'is listed twice' });
+    }
+  });
+
+  issues.push(...positiveInteger('replicas', input.replicas, 1));
+  if ((input.replicas ?? 1) > 1 && input.leaderElect === false) {
+    issues.push({
+      path: 'replicas',
+      value: input.replicas,
+      message:
+        'more than one replica needs leaderElect: true, or the replicas would reconcile the same sets at once',
+    });
+  }
+  issues.push(...positiveInteger('maxBurst', input.maxBurst, 1));
+  issues.push(...positiveInteger('workers', input.workers, 1));
+  return issues;
+}

@@ -1,0 +1,3 @@
+export * from './provisioner';
+export * from './registry';
+export * from './qemu';

@@ -1,0 +1,224 @@
+import { stringify } from 'yaml';
+import {
+  JUMPSTARTER_API_VERSION,
+  Kinds,
+  RuleMessages,
+  type DriverConfig,
+  type ExportEntry,
+  type ExporterConfig,
+  type JsonObject,
+  type JsonValue,
+  type RecycleStrategy,
+} from '../../api';
+import { deriveDriverName } from '../../core/drivers';
+import type { ValidationIssue } from '../../core/issue';
+import { tryParseQuantity } from '../../core/quantity';
+import {
+  DEFAULT_TCP_DRIVER_NAME,
+  LAUNCHER_SOCKET_PATH,
+  QEMU_DRIVER_TYPE,
+  SSH_FORWARD,
+  TCP_NETWORK_DRIVER_TYPE,
+} from './constants';
+import { isQemuArch } from './parameters';
+import { isPlainObject } from './plain-object';
+import { toQemuSize } from './sizes';
+import {
+  TEMPLATE_DRIVERS_PATH,
+  driverEntries,
+  driverNamePath,
+  isTcpNetworkDriver,
+  tcpDriverCollisions,
+} from './tcp-driver';
+import { isWholeCores } from './validate';
+
+/** UEFI firmware in the runtime image, keyed by the QEMU driver's partition names. */
+export const DEFAULT_PARTITIONS = {
+  aarch64: {
+    'OVMF_CODE.fd': '/usr/share/AAVMF/AAVMF_CODE.fd',
+    'OVMF_VARS.fd': '/usr/share/AAVMF/AAVMF_VARS.fd',
+  },
+  other: {
+    'OVMF_CODE.fd': '/usr/share/edk2/ovmf/OVMF_CODE.fd',
+    'OVMF_VARS.fd': '/usr/share/edk2/ovmf/OVMF_VARS.fd',
+  },
+} as const;
+
+/** The driver's `default_partitions` for a guest arch: AAVMF for aarch64, OVMF for anything else. */
+export function defaultPartitionsFor(arch: unknown): JsonObject {
+  return { ...(arch === 'aarch64' ? DEFAULT_PARTITIONS.aarch64 : DEFAULT_PARTITIONS.other) };
+}
+
+export interface ExporterConfigInput {
+  /** The Exporter's name and namespace. */
+  readonly name: string;
+  readonly namespace: string;
+  /** `Exporter.status.endpoint`. */
+  readonly endpoint: string;
+  /** The token from the Exporter's credential Secret. */
+  readonly token: string;
+  /** PEM text of the CA bundle; `tls.ca` is empty without one. */
+  readonly caBundle?: string;
+  /** The set's template drivers. */
+  readonly drivers?: readonly DriverConfig[];
+  /** Merged parameters (class deep-merged with set). */
+  readonly parameters?: unknown;
+  /** @default "ExitAndReplace" */
+  readonly recycleStrategy?: RecycleStrategy;
+}
+
+/**
+ * The ExporterConfig `jmp run` reads (INTEROP §3). Driver entries keep the template's order; a
+ * missing name is derived from the driver package; `ref` entries become `{ref}`. QEMU drivers get the
+ * provisioner defaults (see {@link withQemuDefaults}); without a TcpNetwork driver a `tcp` one is added
+ * last. Problems (duplicate names, a user `tcp` in the way, malformed entries) are returned as issues
+ * with paths relative to the ExporterSet; the config is still built from the entries that are usable.
+ */
+export function buildExporterConfig(input: ExporterConfigInput): {
+  config: ExporterConfig;
+  issues: ValidationIssue[];
+} {
+  const issues: ValidationIssue[] = [];
+  const exports: Record<string, ExportEntry> = {};
+  const entries = driverEntries(input.drivers);
+
+  if (input.drivers !== undefined && !Array.isArray(input.drivers)) {
+    issues.push({ path: TEMPLATE_DRIVERS_PATH, value: input.drivers, message: 'drivers must be a list' });
+  } else {
+    (input.drivers ?? []).forEach((d, index) => {
+      if (!isPlainObject(d)) {
+        issues.push({
+          path: `${TEMPLATE_DRIVERS_PATH}[${index}]`,
+          value: d,
+          message: 'driver must be an object',
+        });
+      }
+    });
+  }
+
+  for (const { index, driver } of entries) {
+    const problem = entryProblem(driver);
+    if (problem) {
+      const path = `${TEMPLATE_DRIVERS_PATH}[${index}]${problem.field}`;
+      issues.push({ path, value: problem.value, message: problem.message });
+      continue;
+    }
+    const name = deriveDriverName(driver) as string;
+    if (Object.hasOwn(exports, name)) {
+      issues.push({
+        path: driverNamePath(index, driver),
+        value: name,
+        message: RuleMessages.driverNamesUnique,
+      });
+      continue;
+    }
+    defineKey(exports, name, exportEntry(driver, input.parameters));
+  }
+
+  const collisions = tcpDriverCollisions(input.drivers);
+  issues.push(...collisions);
+  if (!entries.some(({ driver }) => isTcpNetworkDriver(driver)) && collisions.length === 0) {
+    exports[DEFAULT_TCP_DRIVER_NAME] = {
+      type: TCP_NETWORK_DRIVER_TYPE,
+      config: { host: SSH_FORWARD.hostaddr, port: SSH_FORWARD.hostport },
+    };
+  }
+
+  const config: ExporterConfig = {
+    apiVersion: JUMPSTARTER_API_VERSION,
+    kind: Kinds.ExporterConfig,
+    metadata: { name: input.name, namespace: input.namespace },
+    endpoint: input.endpoint,
+    tls: { ca: input.caBundle ? Buffer.from(input.caBundle, 'utf8').toString('base64') : '' },
+    token: input.token,
+    export: exports,
+    exitOnLeaseEnd: input.recycleStrategy !== 'InPlaceReuse',
+  };
+  return { config, issues };
+}
+
+/** The first admission-rule violation of one driver entry (the CRD rejects these; guard anyway). */
+function entryProblem(driver: DriverConfig): { field: string; value?: unknown; message: string } | undefined {
+  const hasType = typeof driver.type === 'string' && driver.type.length > 0;
+  const hasRef = typeof driver.ref === 'string' && driver.ref.length > 0;
+  if (driver.name !== undefined && (typeof driver.name !== 'string' || driver.name.length === 0)) {
+    return { field: '.name', value: driver.name, message: RuleMessages.driverNameNotEmpty };
+  }
+  if (hasType && hasRef) return { field: '', value: driver, message: RuleMessages.driverTypeRefExclusive };
+  if (!hasType && !hasRef) return { field: '', value: driver, message: RuleMessages.driverTypeOrRef };
+  if (hasRef && driver.config !== undefined) {
+    return { field: '.config', value: driver.config, message: RuleMessages.driverRefNoConfig };
+  }
+  if (driver.config !== undefined && !isPlainObject(driver.config)) {
+    return { field: '.config', value: driver.config, message: 'config must be an object' };
+  }
+  return undefined;
+}
+
+/** One `export` entry; the driver has passed {@link entryProblem}, so it has exactly one of type/ref. */
+function exportEntry(driver: DriverConfig, parameters: unknown): ExportEntry {
+  if (typeof driver.type !== 'string' || driver.type.length === 0) return { ref: String(driver.ref) };
+  const config = isPlainObject(driver.config) ? (clone(driver.config) as JsonObject) : undefined;
+  if (driver.type === QEMU_DRIVER_TYPE)
+    return { type: driver.type, config: withQemuDefaults(config ?? {}, parameters) };
+  return config === undefined ? { type: driver.type } : { type: driver.type, config };
+}
+
+/**
+ * INTEROP §3 defaults for a `jumpstarter_driver_qemu.driver.Qemu` driver. `launcher_socket` is always
+ * set (the Pod serves it there and nowhere else). Every other key is only filled when the user's
+ * config does not have it, so user values win: `arch` ← parameters.arch (only when that parameter is
+ * given; the driver otherwise uses its own host's arch), `smp` ← resources.cpu (a number),
+ * `mem` / `disk_size` ← resources.memory / .storage as QEMU sizes (`16Gi` → `16G`, see toQemuSize),
+ * `default_partitions` ← the UEFI firmware of the effective arch (the whole map, only when the config
+ * has none), `hostfwd.ssh` ← guest port 22 on 127.0.0.1:2222 (only when `hostfwd` has no `ssh`).
+ * Invalid parameters are skipped here; validation reports them.
+ */
+export function withQemuDefaults(config: JsonObject, parameters: unknown): JsonObject {
+  const params = isPlainObject(parameters) ? parameters : {};
+  const resources = isPlainObject(params.resources) ? params.resources : {};
+  const out: JsonObject = { ...config, launcher_socket: LAUNCHER_SOCKET_PATH };
+  const setDefault = (key: string, value: JsonValue | undefined) => {
+    if (!Object.hasOwn(out, key) && value !== undefined) out[key] = value;
+  };
+
+  setDefault('arch', isQemuArch(params.arch) ? params.arch : undefined);
+  setDefault(
+    'smp',
+    isWholeCores(resources.cpu) ? Math.round(tryParseQuantity(resources.cpu)!.value) : undefined,
+  );
+  setDefault('mem', toQemuSize(resources.memory));
+  setDefault('disk_size', toQemuSize(resources.storage));
+  setDefault('default_partitions', defaultPartitionsFor(out.arch));
+
+  const hostfwd = out.hostfwd;
+  if (hostfwd === undefined) {
+    out.hostfwd = { ssh: { ...SSH_FORWARD } };
+  } else if (isPlainObject(hostfwd) && !Object.hasOwn(hostfwd, 'ssh')) {
+    out.hostfwd = { ...hostfwd, ssh: { ...SSH_FORWARD } };
+  }
+  return out;
+}
+
+/**
+ * YAML for `config.yaml`. Written as YAML 1.1 because the exporter reads it with a YAML 1.1 loader:
+ * strings such as `on`, `yes` or `no` are quoted so they stay strings. No line folding, no aliases.
+ */
+export function renderExporterConfigYaml(config: ExporterConfig): string {
+  return stringify(config, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** A deep copy of JSON data; keys such as `__proto__` stay plain data keys. */
+function clone(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clone);
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) defineKey(out, k, clone(v));
+    return out;
+  }
+  return value;
+}
+
+function defineKey<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}

@@ -1,0 +1,37 @@
+import { DefaultImages, type ImagePullPolicy, type ImageSpec, type Images } from '../../api';
+
+export interface ResolvedImage {
+  readonly image: string;
+  readonly imagePullPolicy: ImagePullPolicy;
+}
+
+export interface ResolvedImages {
+  readonly exporter: ResolvedImage;
+  readonly runtime: ResolvedImage;
+}
+
+/**
+ * The images of a Pod (INTEROP §4). Per entry (`exporter`, `runtime`), a set-level entry replaces the
+ * class-level one as a whole: image and pull policy travel together, because a pull policy is chosen
+ * for a particular image (e.g. `Always` for a moving tag). Fields the winning entry leaves out (or
+ * leaves empty) take the defaults, never the other level's values.
+ */
+export function resolveImages(
+  classImages: Images | undefined,
+  setImages: Images | undefined,
+): ResolvedImages {
+  return {
+    exporter: resolve(setImages?.exporter ?? classImages?.exporter, DefaultImages.exporter),
+    runtime: resolve(setImages?.runtime ?? classImages?.runtime, DefaultImages.runtime),
+  };
+}
+
+function resolve(spec: ImageSpec | undefined, defaultImage: string): ResolvedImage {
+  return {
+    image: typeof spec?.image === 'string' && spec.image.length > 0 ? spec.image : defaultImage,
+    imagePullPolicy:
+      typeof spec?.imagePullPolicy === 'string' && spec.imagePullPolicy.length > 0
+        ? spec.imagePullPolicy
+        : DefaultImages.pullPolicy,
+  };
+}

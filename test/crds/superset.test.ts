@@ -1,0 +1,234 @@
+import { describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import { RuleMessages } from '../../lib/api/rules';
+import {
+  exporterCrd,
+  exporterSetCrd,
+  leaseCrd,
+  virtualTargetClassCrd,
+  type CustomResourceDefinition,
+  type JSONSchemaProps,
+} from '../../lib/crds';
+import { readManifest } from './manifests';
+
+const upstream = (file: string) =>
+  readManifest<CustomResourceDefinition>(path.resolve(process.cwd(), '../shared/upstream/crds', file));
+
+const pairs: [string, CustomResourceDefinition, CustomResourceDefinition][] = [
+  ['ExporterSet', exporterSetCrd, upstream('virtualtarget.jumpstarter.dev_exportersets.yaml')],
+  [
+    'VirtualTargetClass',
+    virtualTargetClassCrd,
+    upstream('virtualtarget.jumpstarter.dev_virtualtargetclasses.yaml'),
+  ],
+  ['Exporter', exporterCrd, upstream('jumpstarter.dev_exporters.yaml')],
+  ['Lease', leaseCrd, upstream('jumpstarter.dev_leases.yaml')],
+];
+
+/** Upstream rules we deliberately relax (SPEC §1): a driver may omit its name. */
+const RELAXED_RULE_MESSAGES = new Set(['name is required']);
+const RELAXED_REQUIRED = new Set(['spec.template.spec.drivers[*]:name']);
+
+/** The keywords whose upstream value must be kept exactly. */
+const KEPT_KEYWORDS = [
+  'type',
+  'format',
+  'default',
+  'enum',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'maxProperties',
+  'anyOf',
+  'x-kubernetes-preserve-unknown-fields',
+  'x-kubernetes-int-or-string',
+  'x-kubernetes-list-type',
+  'x-kubernetes-list-map-keys',
+  'x-kubernetes-map-type',
+] as const;
+
+interface Node {
+  path: string;
+  schema: JSONSchemaProps;
+}
+
+/** Every schema node with a readable path: properties by name, array items as `[*]`, map values as `{*}`. */
+function nodes(schema: JSONSchemaProps, at = ''): Node[] {
+  const out: Node[] = [{ path: at, schema }];
+  for (const [k, v] of Object.entries(schema.properties ?? {})) out.push(...nodes(v, at ? `${at}.${k}` : k));
+  if (schema.items) out.push(...nodes(schema.items, `${at}[*]`));
+  if (typeof schema.additionalProperties === 'object')
+    out.push(...nodes(schema.additionalProperties, `${at}{*}`));
+  return out;
+}
+
+const rootOf = (crd: CustomResourceDefinition) => crd.spec.versions[0].schema.openAPIV3Schema;
+const byPath = (crd: CustomResourceDefinition) => new Map(nodes(rootOf(crd)).map((n) => [n.path, n.schema]));
+
+describe.each(pairs)('%s CRD superset of upstream', (_kind, ours, theirs) => {
+  const mine = byPath(ours);
+  const theirNodes = nodes(rootOf(theirs));
+
+  it('keeps the group, names, scope and version', () => {
+    expect(ours.metadata.name).toBe(theirs.metadata.name);
+    expect(ours.spec.group).toBe(theirs.spec.group);
+    expect(ours.spec.scope).toBe(theirs.spec.scope);
+    const { kind, listKind, plural, singular } = theirs.spec.names;
+    expect(ours.spec.names).toMatchObject({ kind, listKind, plural, singular });
+    expect(ours.spec.versions.map((v) => [v.name, v.served, v.storage])).toEqual(
+      theirs.spec.versions.map((v) => [v.name, v.served, v.storage]),
+    );
+  });
+
+  it('has every upstream field, with the same type, format, default and validation', () => {
+    const problems: string[] = [];
+    for (const { path: p, schema } of theirNodes) {
+      const own = mine.get(p);
+      if (!own) {
+        problems.push(`${p || '<root>'}: missing`);
+        continue;
+      }
+      for (const keyword of KEPT_KEYWORDS) {
+        if (schema[keyword] === undefined) continue;
+        if (JSON.stringify(own[keyword]) !== JSON.stringify(schema[keyword])) {
+          problems.push(
+            `${p}: ${keyword} is ${JSON.stringify(own[keyword])}, upstream ${JSON.stringify(schema[keyword])}`,
+          );
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('requires exactly what upstream requires (except the relaxed driver name), so it accepts all upstream accepts', () => {
+    const problems: string[] = [];
+    for (const { path: p, schema } of nodes(rootOf(ours))) {
+      const theirsAt = theirNodes.find((n) => n.path === p)?.schema;
+      const required = new Set(theirsAt?.required ?? []);
+      for (const r of schema.required ?? [])
+        if (!required.has(r)) problems.push(`${p}: ${r} required, upstream not`);
+      for (const r of required) {
+        if (!(schema.required ?? []).includes(r) && !RELAXED_REQUIRED.has(`${p}:${r}`)) {
+          problems.push(`${p}: ${r} not required any more`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps every upstream CEL rule, with its message, at the same place (except the relaxed driver name rule)', () => {
+    const missing: string[] = [];
+    for (const { path: p, schema } of theirNodes) {
+      for (const rule of schema['x-kubernetes-validations'] ?? []) {
+        if (RELAXED_RULE_MESSAGES.has(rule.message ?? '')) continue;
+        const own = mine.get(p)?.['x-kubernetes-validations'] ?? [];
+        if (!own.some((r) => r.rule === rule.rule && r.message === rule.message)) {
+          missing.push(`${p}: ${rule.message}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it("keeps upstream's printer columns in order and appends Age", () => {
+    const columns = ours.spec.versions[0].additionalPrinterColumns ?? [];
+    const upstreamColumns = theirs.spec.versions[0].additionalPrinterColumns ?? [];
+    expect(columns.slice(0, upstreamColumns.length)).toEqual(upstreamColumns);
+    expect(columns.slice(upstreamColumns.length)).toEqual([
+      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    ]);
+  });
+
+  it("keeps upstream's subresources", () => {
+    expect(ours.spec.versions[0].subresources).toEqual(theirs.spec.versions[0].subresources);
+  });
+
+  it('documents every field (kubectl explain), except root metadata where the API server allows only a type', () => {
+    const undocumented = nodes(rootOf(ours))
+      .filter((n) => !n.path.endsWith('[*]') && !n.path.endsWith('{*}') && n.path !== 'metadata')
+      .filter((n) => typeof n.schema.description !== 'string' || n.schema.description.trim() === '')
+      .map((n) => n.path || '<root>');
+    expect(undocumented).toEqual([]);
+    expect(rootOf(ours).properties?.metadata).toEqual({ type: 'object' });
+  });
+});
+
+describe('our additions', () => {
+  it('gives ExporterSet and VirtualTargetClass short names and the jumpstarter category', () => {
+    expect(exporterSetCrd.spec.names.shortNames).toEqual(['es']);
+    expect(virtualTargetClassCrd.spec.names.shortNames).toEqual(['vtc']);
+    expect(exporterSetCrd.spec.names.categories).toEqual(['jumpstarter']);
+    expect(virtualTargetClassCrd.spec.names.categories).toEqual(['jumpstarter']);
+  });
+
+  it('scales ExporterSets through maxReplicas, status.replicas and status.selector', () => {
+    expect(exporterSetCrd.spec.versions[0].subresources).toEqual({
+      status: {},
+      scale: {
+        specReplicasPath: '.spec.maxReplicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.selector',
+      },
+    });
+  });
+
+  it('adds the restart-safe status fields to ExporterSet, all optional', () => {
+    const status = byPath(exporterSetCrd);
+    const expected: Record<string, Pick<JSONSchemaProps, 'type' | 'format'>> = {
+      observedGeneration: { type: 'integer', format: 'int64' },
+      startingReplicas: { type: 'integer', format: 'int32' },
+      standbyReplicas: { type: 'integer', format: 'int32' },
+      pendingLeases: { type: 'integer', format: 'int32' },
+      updatedReplicas: { type: 'integer', format: 'int32' },
+      templateRevision: { type: 'string' },
+      nextOrdinal: { type: 'integer', format: 'int64' },
+      scaleDownWindowStart: { type: 'string', format: 'date-time' },
+      scaleDownTarget: { type: 'integer', format: 'int32' },
+      startupFailures: { type: 'integer', format: 'int32' },
+      lastStartupFailureTime: { type: 'string', format: 'date-time' },
+    };
+    for (const [field, shape] of Object.entries(expected)) {
+      expect(status.get(`status.${field}`)).toMatchObject(shape);
+      expect(status.get('status')?.required).not.toContain(field);
+    }
+  });
+
+  it('types parameters as objects on both kinds while keeping their contents schemaless', () => {
+    for (const crd of [exporterSetCrd, virtualTargetClassCrd]) {
+      expect(byPath(crd).get('spec.parameters')).toMatchObject({
+        type: 'object',
+        'x-kubernetes-preserve-unknown-fields': true,
+      });
+    }
+  });
+
+  it('adds affinity, priorityClassName and runtimeClassName to the class scheduling', () => {
+    const vtc = byPath(virtualTargetClassCrd);
+    expect(vtc.get('spec.scheduling.affinity')).toMatchObject({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
+    expect(vtc.get('spec.scheduling.priorityClassName')).toMatchObject({ type: 'string' });
+    expect(vtc.get('spec.scheduling.runtimeClassName')).toMatchObject({ type: 'string' });
+  });
+
+  it('uses the shared rule messages for every ExporterSet rule', () => {
+    const messages = nodes(rootOf(exporterSetCrd)).flatMap((n) =>
+      (n.schema['x-kubernetes-validations'] ?? []).map((r) => r.message),
+    );
+    const known = new Set<string>(Object.values(RuleMessages));
+    expect(messages.filter((m) => !known.has(m ?? ''))).toEqual([]);
+    for (const m of [
+      RuleMessages.driverNameNotEmpty,
+      RuleMessages.driverNamesUnique,
+      RuleMessages.selectorMatchesTemplate,
+      RuleMessages.selectorOperator,
+      RuleMessages.selectorValues,
+      RuleMessages.scaleDownCooldownDuration,
+    ]) {
+      expect(messages).toContain(m);
+    }
+  });
+});

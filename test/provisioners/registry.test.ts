@@ -1,0 +1,113 @@
+import { describe, expect, it } from '@jest/globals';
+import {
+  ProvisionerRegistry,
+  RESERVED_PROVISIONERS,
+  builtinProvisioners,
+  getProvisioner,
+  isReservedProvisioner,
+  knownProvisionerNames,
+  qemuProvisioner,
+  registerProvisioner,
+  type Provisioner,
+} from '../../lib/provisioners';
+
+function plugin(name: string): Provisioner {
+  return {
+    name,
+    validate: () => [],
+    render: () => ({ objects: [] }),
+    cleanup: async () => {},
+  };
+}
+
+describe('provisioner registry', () => {
+  it('has the QEMU provisioner built in', () => {
+    expect(builtinProvisioners).toEqual([qemuProvisioner]);
+    expect(getProvisioner('qemu.jumpstarter.dev')).toBe(qemuProvisioner);
+  });
+
+  it('reserves the JEP provisioners it does not implement yet', () => {
+    expect([...RESERVED_PROVISIONERS].sort()).toEqual([
+      'android.jumpstarter.dev',
+      'corellium.jumpstarter.dev',
+      'ec2.jumpstarter.dev',
+      'qemu-baremetal.jumpstarter.dev',
+    ]);
+    for (const name of RESERVED_PROVISIONERS) {
+      expect(getProvisioner(name)).toBeUndefined();
+      expect(isReservedProvisioner(name)).toBe(true);
+    }
+    expect(isReservedProvisioner('qemu.jumpstarter.dev')).toBe(false);
+    expect(isReservedProvisioner('nope.example.com')).toBe(false);
+  });
+
+  it('knows implemented names first, then reserved ones', () => {
+    expect(knownProvisionerNames()).toEqual([
+      'qemu.jumpstarter.dev',
+      'android.jumpstarter.dev',
+      'corellium.jumpstarter.dev',
+      'ec2.jumpstarter.dev',
+      'qemu-baremetal.jumpstarter.dev',
+    ]);
+  });
+
+  it('returns undefined for an unknown name', () => {
+    expect(getProvisioner('vmware.example.com')).toBeUndefined();
+  });
+
+  it('registers a user plug-in and removes it again', () => {
+    const mine = plugin('lab-vm.example.com');
+    const unregister = registerProvisioner(mine);
+    try {
+      expect(getProvisioner('lab-vm.example.com')).toBe(mine);
+      expect(knownProvisionerNames()).toContain('lab-vm.example.com');
+    } finally {
+      unregister();
+    }
+    expect(getProvisioner('lab-vm.example.com')).toBeUndefined();
+  });
+
+  it('refuses a duplicate name with a message that says what to do', () => {
+    expect(() => registerProvisioner(plugin('qemu.jumpstarter.dev'))).toThrow(
+      'provisioner "qemu.jumpstarter.dev" is already registered; a plug-in needs a name of its own, such as "<name>.<your-domain>"',
+    );
+    expect(getProvisioner('qemu.jumpstarter.dev')).toBe(qemuProvisioner);
+  });
+
+  it('lets a plug-in implement a reserved name, which then validates like any other', () => {
+    const registry = new ProvisionerRegistry();
+    const ec2 = plugin('ec2.jumpstarter.dev');
+    registry.register(ec2);
+    expect(registry.get('ec2.jumpstarter.dev')).toBe(ec2);
+    expect(registry.knownNames()).toEqual([
+      'ec2.jumpstarter.dev',
+      'qemu.jumpstarter.dev',
+      'android.jumpstarter.dev',
+      'corellium.jumpstarter.dev',
+      'qemu-baremetal.jumpstarter.dev',
+    ]);
+    expect(getProvisioner('ec2.jumpstarter.dev')).toBeUndefined();
+  });
+
+  it('refuses a malformed plug-in', () => {
+    const registry = new ProvisionerRegistry([]);
+    expect(() => registry.register({ ...plugin(''), name: '' })).toThrow(
+      'a provisioner needs a non-empty name, such as "qemu.jumpstarter.dev"',
+    );
+    expect(() => registry.register({ ...plugin('x.example.com'), render: undefined } as never)).toThrow(
+      'provisioner "x.example.com" has no render() function; a provisioner implements validate, render and cleanup',
+    );
+    expect(registry.knownNames()).toEqual([...RESERVED_PROVISIONERS].sort());
+  });
+
+  it('does not let a stale unregister remove a later registration of the same name', () => {
+    const registry = new ProvisionerRegistry([]);
+    const first = plugin('a.example.com');
+    const unregisterFirst = registry.register(first);
+    unregisterFirst();
+    const second = plugin('a.example.com');
+    registry.register(second);
+    unregisterFirst();
+    expect(registry.get('a.example.com')).toBe(second);
+  });
+});
