@@ -1,7 +1,12 @@
 /**
  * Builders for the CEL texts of our admission rules. They only use what both the Kubernetes API
- * server (CEL standard macros plus the strings extension library: split, substring, lastIndexOf)
+ * server (CEL standard macros plus the strings extension library: indexOf, lastIndexOf, substring)
  * and `@marcbachmann/cel-js` (the evaluator our tests run) support.
+ *
+ * The API server estimates each rule's cost from the sizes of the fields it reads (bounds.ts), and
+ * it only knows the size of a string function's result when the function is applied to a field
+ * directly: `type.split('.')[0]` has an unknown size, so anything done with it is estimated as
+ * unbounded and the CRD is refused. The rules therefore apply substring and indexOf to fields only.
  */
 import { DRIVER_PACKAGE_PREFIX } from '../core/drivers';
 import { GO_DURATION_PATTERN } from '../core/duration';
@@ -17,14 +22,18 @@ export function celString(text: string): string {
 /**
  * CEL for the name a driver entry `d` gets, exactly as lib/core/drivers.ts `deriveDriverName`: its
  * `name`; else the package of `type` (text before the first dot) without the `jumpstarter_driver_`
- * prefix; else the last dot-segment of `ref`; else `''` (nothing to derive).
+ * prefix; else the last dot-segment of `ref`; else `''` (nothing to derive). The prefix has no dot,
+ * so `type` starts with it exactly when its package does.
  */
 export function derivedDriverNameCel(d: string): string {
-  const pkg = `${d}.type.split('.')[0]`;
-  const prefix = celString(DRIVER_PACKAGE_PREFIX);
+  const type = `${d}.type`;
+  const dot = `${type}.indexOf('.')`;
+  const prefix = DRIVER_PACKAGE_PREFIX.length;
+  const pkgWithoutPrefix = `(${dot} < 0 ? ${type}.substring(${prefix}) : ${type}.substring(${prefix}, ${dot}))`;
+  const pkg = `(${dot} < 0 ? ${type} : ${type}.substring(0, ${dot}))`;
   return (
     `(has(${d}.name) ? ${d}.name` +
-    ` : has(${d}.type) ? (${pkg}.startsWith(${prefix}) ? ${pkg}.substring(${DRIVER_PACKAGE_PREFIX.length}) : ${pkg})` +
+    ` : has(${d}.type) ? (${type}.startsWith(${celString(DRIVER_PACKAGE_PREFIX)}) ? ${pkgWithoutPrefix} : ${pkg})` +
     ` : has(${d}.ref) ? ${d}.ref.substring(${d}.ref.lastIndexOf('.') + 1)` +
     " : '')"
   );

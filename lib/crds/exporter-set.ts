@@ -2,10 +2,13 @@
  * The ExporterSet CRD: a pool of virtual exporter instances (SPEC §1). A superset of upstream's
  * schema: every upstream field keeps its name, type, default and validation; the additions are
  * descriptions, short name and category, the Age column, restart-safe status fields and the
- * admission rules listed in SPEC §1. The one relaxation: a driver's `name` may be omitted.
+ * admission rules listed in SPEC §1. The one relaxation: a driver's `name` may be omitted. The one
+ * tightening: size bounds on the fields our rules read (bounds.ts), without which a Kubernetes API
+ * server refuses the CRD as too expensive to validate.
  */
 import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames, VERSION } from '../api/constants';
 import { RuleMessages } from '../api/rules';
+import { ExporterSetBounds as Bounds } from './bounds';
 import { GO_DURATION_PATTERN, celString, selectorSelectsLabelsCel, uniqueDriverNamesCel } from './cel';
 import {
   ageColumn,
@@ -33,17 +36,16 @@ const driverSchema: JSONSchemaProps = object(
     ),
     name: str(
       'Key of the driver in the exporter config. When omitted it is derived: from type jumpstarter_driver_<x>.... it is <x>, ' +
-        'from another package the package name, from ref a.b.c it is c. Names must be unique after derivation.',
+        `from another package the package name, from ref a.b.c it is c. Names must be unique after derivation. At most ${Bounds.driverName} characters.`,
+      { maxLength: Bounds.driverName },
     ),
     ref: str(
-      'Dot-separated path of a child driver of another driver, surfaced at the root. Excludes type and config.',
-      { pattern: '^[^.]+([.][^.]+)*$' },
+      `Dot-separated path of a child driver of another driver, surfaced at the root. Excludes type and config. At most ${Bounds.driverRef} characters.`,
+      { maxLength: Bounds.driverRef, pattern: '^[^.]+([.][^.]+)*$' },
     ),
     type: str(
-      'Fully qualified Python class of the driver, for example jumpstarter_driver_power.driver.QemuPower.',
-      {
-        minLength: 1,
-      },
+      `Fully qualified Python class of the driver, for example jumpstarter_driver_power.driver.QemuPower. At most ${Bounds.driverType} characters.`,
+      { maxLength: Bounds.driverType, minLength: 1 },
     ),
   },
   {
@@ -60,14 +62,17 @@ const templateSchema: JSONSchemaProps = object('The exporter every instance of t
   metadata: object('Labels and annotations copied onto every instance (Exporter and Pod).', {
     annotations: stringMap('Annotations put on every instance.'),
     labels: stringMap(
-      'Labels put on every instance; leases select instances by them, and so must the selector.',
+      `Labels put on every instance; leases select instances by them, and so must the selector. At most ${Bounds.templateLabels} labels, values of up to ${Bounds.labelValue} characters (the Kubernetes limit).`,
+      { maxProperties: Bounds.templateLabels },
+      { maxLength: Bounds.labelValue },
     ),
   }),
   spec: object('What every instance exports.', {
     drivers: array(
-      'The drivers of every instance, in the order they appear in the exporter config.',
+      `The drivers of every instance, in the order they appear in the exporter config. At most ${Bounds.drivers} drivers.`,
       driverSchema,
       {
+        maxItems: Bounds.drivers,
         'x-kubernetes-validations': [
           { rule: uniqueDriverNamesCel(), message: RuleMessages.driverNamesUnique },
         ],
@@ -100,9 +105,10 @@ const specSchema: JSONSchemaProps = object(
       { default: Defaults.recycleStrategy, enum: ['ExitAndReplace', 'InPlaceReuse'] },
     ),
     scaleDownCooldown: str(
-      'How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m.',
+      `How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most ${Bounds.scaleDownCooldown} characters.`,
       {
         default: Defaults.scaleDownCooldown,
+        maxLength: Bounds.scaleDownCooldown,
         'x-kubernetes-validations': [
           {
             rule: `self.matches(${celString(GO_DURATION_PATTERN)})`,
@@ -113,7 +119,16 @@ const specSchema: JSONSchemaProps = object(
     ),
     selector: labelSelectorSchema(
       "Selects the set's instances by label; it must select the template's labels.",
-      { operator: RuleMessages.selectorOperator, values: RuleMessages.selectorValues },
+      {
+        expressionMessages: { operator: RuleMessages.selectorOperator, values: RuleMessages.selectorValues },
+        bounds: {
+          matchLabels: Bounds.selectorMatchLabels,
+          matchExpressions: Bounds.selectorMatchExpressions,
+          key: Bounds.selectorKey,
+          values: Bounds.selectorValues,
+          value: Bounds.labelValue,
+        },
+      },
     ),
     template: templateSchema,
     virtualTargetClassName: str(

@@ -48,7 +48,7 @@ const specSchema: JSONSchemaProps = object(
       'Name of the Exporter.',
     ),
     release: bool('Set to true to end the lease now.'),
-    selector: labelSelectorSchema('Labels the leased exporter must match.', undefined, { default: {} }),
+    selector: labelSelectorSchema('Labels the leased exporter must match.', { extra: { default: {} } }),
     tags: stringMap(
       'Free-form tags of the lease; set once at creation. At most 10 entries with label-like keys (no slashes).',
       { maxProperties: 10 },

@@ -127,9 +127,9 @@ export function array(description: string, items: JSONSchemaProps, extra: Extra 
   return { type: 'array', description, items, ...extra };
 }
 
-/** A `map[string]string` such as labels, annotations or a node selector. */
-export function stringMap(description: string, extra: Extra = {}): JSONSchemaProps {
-  return { type: 'object', description, additionalProperties: { type: 'string' }, ...extra };
+/** A `map[string]string` such as labels, annotations or a node selector; `values` constrains each value. */
+export function stringMap(description: string, extra: Extra = {}, values: Extra = {}): JSONSchemaProps {
+  return { type: 'object', description, additionalProperties: { type: 'string', ...values }, ...extra };
 }
 
 /** A schemaless nested object kept as written (`parameters`, driver `config`, an Affinity). */
@@ -209,24 +209,58 @@ export interface SelectorExpressionMessages {
   readonly values: string;
 }
 
+/** Size bounds of a label selector, for CEL rules that iterate it (see bounds.ts). */
+export interface LabelSelectorBounds {
+  /** Most entries of matchLabels. */
+  readonly matchLabels: number;
+  /** Most requirements in matchExpressions. */
+  readonly matchExpressions: number;
+  /** Longest requirement key. */
+  readonly key: number;
+  /** Most values of one requirement. */
+  readonly values: number;
+  /** Longest value, in matchLabels and in a requirement's values. */
+  readonly value: number;
+}
+
+export interface LabelSelectorOptions {
+  /** Adds the per-requirement checks Kubernetes applies to its own selectors. */
+  readonly expressionMessages?: SelectorExpressionMessages;
+  /** Bounds the selector; without them it is as unbounded as metav1.LabelSelector. */
+  readonly bounds?: LabelSelectorBounds;
+  /** More keywords on the selector object itself, such as a default. */
+  readonly extra?: Extra;
+}
+
+/** `description`, with the bound in a short sentence when there is one. */
+function bounded(description: string, sentence: string | undefined): string {
+  return sentence ? `${description} ${sentence}` : description;
+}
+
 /**
  * metav1.LabelSelector. With `expressionMessages`, each match expression also gets the checks that
  * Kubernetes applies to its own selectors (a CRD schema does not get them for free).
  */
 export function labelSelectorSchema(
   description: string,
-  expressionMessages?: SelectorExpressionMessages,
-  extra: Extra = {},
+  options: LabelSelectorOptions = {},
 ): JSONSchemaProps {
+  const { expressionMessages, bounds, extra = {} } = options;
   const expression = object(
     'One requirement: a label key, an operator and (for In and NotIn) the values it relates the key to.',
     {
-      key: str('The label key the requirement applies to.'),
+      key: str(
+        bounded('The label key the requirement applies to.', bounds && `At most ${bounds.key} characters.`),
+        bounds ? { maxLength: bounds.key } : {},
+      ),
       operator: str('How the key relates to the values: In, NotIn, Exists or DoesNotExist.'),
       values: array(
-        'The values for In and NotIn (must be non-empty); must be empty for Exists and DoesNotExist.',
-        { type: 'string' },
-        { 'x-kubernetes-list-type': 'atomic' },
+        bounded(
+          'The values for In and NotIn (must be non-empty); must be empty for Exists and DoesNotExist.',
+          bounds && `At most ${bounds.values} values of up to ${bounds.value} characters.`,
+        ),
+        { type: 'string', ...(bounds ? { maxLength: bounds.value } : {}) },
+        { 'x-kubernetes-list-type': 'atomic', ...(bounds ? { maxItems: bounds.values } : {}) },
       ),
     },
     { required: ['key', 'operator'] },
@@ -250,11 +284,21 @@ export function labelSelectorSchema(
   return object(
     description,
     {
-      matchExpressions: array('Label requirements that must all hold.', expression, {
-        'x-kubernetes-list-type': 'atomic',
-      }),
+      matchExpressions: array(
+        bounded(
+          'Label requirements that must all hold.',
+          bounds && `At most ${bounds.matchExpressions} requirements.`,
+        ),
+        expression,
+        { 'x-kubernetes-list-type': 'atomic', ...(bounds ? { maxItems: bounds.matchExpressions } : {}) },
+      ),
       matchLabels: stringMap(
-        'Labels that must all be present with exactly these values; each entry is short for an In requirement with one value.',
+        bounded(
+          'Labels that must all be present with exactly these values; each entry is short for an In requirement with one value.',
+          bounds && `At most ${bounds.matchLabels} entries, values of up to ${bounds.value} characters.`,
+        ),
+        bounds ? { maxProperties: bounds.matchLabels } : {},
+        bounds ? { maxLength: bounds.value } : {},
       ),
     },
     { 'x-kubernetes-map-type': 'atomic', ...extra },

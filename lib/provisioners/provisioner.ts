@@ -32,7 +32,11 @@ export interface RenderedInstance {
  */
 export interface Provisioner {
   readonly name: string;
-  /** Precise findings (path relative to the parameters, value, rule); empty when valid. */
+  /**
+   * Precise findings (path, value, rule); empty when valid. Parameter findings have paths relative
+   * to the parameters (`resources.memory`); findings about `context.drivers` have the set's paths
+   * (`spec.template.spec.drivers[1].name`), so callers re-path only the former.
+   */
   validate(parameters: unknown, context?: ValidationContext): ValidationIssue[];
   /** The objects for one instance; throws a ValidationError when the input cannot be rendered. */
   render(instance: InstanceInput): RenderedInstance;

@@ -15,7 +15,9 @@
  *      (JS numbers are CEL doubles) and date-time strings as timestamps. Rules that use `oldSelf`
  *      (transition rules) run only on update, where the old value at the same place exists.
  *
- * Like the API server, CEL rules are skipped (with one note) when the object has type or enum errors.
+ * Like the API server, CEL rules are skipped (with one note, when the CRD has rules) when the object
+ * breaks a type, enum, required, maxLength, maxItems or maxProperties constraint: the rules are
+ * written for the shape these guarantee, and their cost was estimated for the sizes they bound.
  */
 import { Environment } from '@marcbachmann/cel-js';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
@@ -196,8 +198,24 @@ function validatorFor(schema: JSONSchemaProps): ValidateFunction {
   return v;
 }
 
-/** Type and enum errors "block" the CEL rules on a real API server. */
-const BLOCKING = new Set(['type', 'enum', 'anyOf']);
+/**
+ * The errors that "block" the CEL rules on a real API server (apiextensions' hasBlockingErr: type,
+ * not-supported, required, too-long and too-many field errors). Other violations (pattern, minimum,
+ * minLength, format...) leave the rules running.
+ */
+const BLOCKING = new Set(['type', 'enum', 'anyOf', 'required', 'maxLength', 'maxItems', 'maxProperties']);
+
+/** Whether any node of the schema carries a CEL rule: without any, the API server has no CEL validator. */
+function hasRules(schema: JSONSchemaProps): boolean {
+  if ((schema['x-kubernetes-validations'] ?? []).length > 0) return true;
+  const children = [
+    ...Object.values(schema.properties ?? {}),
+    ...(schema.items ? [schema.items] : []),
+    ...(typeof schema.additionalProperties === 'object' ? [schema.additionalProperties] : []),
+    ...(schema.anyOf ?? []),
+  ];
+  return children.some(hasRules);
+}
 
 function schemaErrors(errors: readonly ErrorObject[]): { errors: AdmissionError[]; blocking: boolean } {
   const out: AdmissionError[] = [];
@@ -392,7 +410,7 @@ export function admit(
   }
 
   if (blocking) {
-    errors.push({ path: '', message: CEL_SKIPPED_MESSAGE });
+    if (hasRules(schema)) errors.push({ path: '', message: CEL_SKIPPED_MESSAGE });
   } else {
     const isUpdate = options.oldObject !== undefined;
     const old = isUpdate ? clone(options.oldObject) : undefined;

@@ -1,0 +1,47 @@
+/**
+ * Size bounds on the ExporterSet fields that its CEL rules read. When a CRD is created, a Kubernetes
+ * API server estimates the worst-case cost of every rule from the maxItems, maxProperties and
+ * maxLength of what the rule touches (a field without a bound is assumed to fill a 3 MiB request) and
+ * refuses the CRD when a rule could cost too much. The driver-name rule compares every driver with
+ * every other one and the selector rule walks the selector, so over unbounded fields the API server
+ * would refuse our CRD. It also skips the rules for an object that breaks a bound, so the bounds cap
+ * the runtime cost too.
+ *
+ * Each bound is far above real use. Where Kubernetes has its own limit for the same thing (label
+ * keys and values), the bound is that limit. These are the only constraints we add to fields that
+ * upstream's CRDs define (test/crds/superset.test.ts).
+ */
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH } from '../core/names';
+
+/** A label key: an optional DNS-subdomain prefix, `/`, and a name of up to 63 characters. */
+const LABEL_KEY_MAX_LENGTH = DNS1123_SUBDOMAIN_MAX_LENGTH + 1 + 63;
+
+export const ExporterSetBounds = {
+  /** Drivers per instance. An exporter has a handful (power, console, network, storage). */
+  drivers: 64,
+  /**
+   * A driver's name (a key of the exporter config), its class such as
+   * `jumpstarter_driver_power.driver.QemuPower`, or its ref path such as `composite.serial`. Real
+   * ones are well under 100 characters. The uniqueness rule derives a name for every driver and
+   * compares every pair, so its estimated cost grows with drivers² × this length: at 64 drivers and
+   * 128 characters it is about a sixth of the API server's per-rule limit (at 512, 60%), as
+   * test/crds/cel-cost-budget.test.ts estimates it.
+   */
+  driverName: 128,
+  driverType: 128,
+  driverRef: 128,
+  /** Labels on the instance template. Kubernetes has no count limit, and real templates have a few. */
+  templateLabels: 64,
+  /** A label value: Kubernetes' own limit, which the instances' labels must meet anyway. */
+  labelValue: LABEL_VALUE_MAX_LENGTH,
+  /** Entries of the selector's matchLabels. */
+  selectorMatchLabels: 64,
+  /** Requirements of the selector's matchExpressions. */
+  selectorMatchExpressions: 32,
+  /** A requirement's key: Kubernetes' limit for a label key. */
+  selectorKey: LABEL_KEY_MAX_LENGTH,
+  /** The values of one requirement. */
+  selectorValues: 64,
+  /** A Go duration such as `1h30m`. Real ones are a few characters. */
+  scaleDownCooldown: 64,
+} as const;

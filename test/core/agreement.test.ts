@@ -1,0 +1,145 @@
+/**
+ * Synth time and admission say the same thing: the core validators (run by the constructs and the
+ * controller) accept everything our CRDs accept among the JEP and upstream examples, and reject the
+ * invalid variants with the same rule message the CRD's CEL rule gives.
+ */
+import { describe, expect, it } from '@jest/globals';
+import path from 'node:path';
+import { RuleMessages } from '../../lib/api';
+import { validateExporterSet, validateVirtualTargetClass } from '../../lib/core';
+import { exporterSetCrd, virtualTargetClassCrd } from '../../lib/crds';
+import { admit } from '../support/crd-validator';
+import { JEP_FIXTURES_DIR, UPSTREAM_DIR, manifestsIn } from '../crds/manifests';
+
+const examples = [
+  ...manifestsIn(JEP_FIXTURES_DIR),
+  ...manifestsIn(path.join(UPSTREAM_DIR, 'samples')),
+  ...manifestsIn(path.join(UPSTREAM_DIR, 'e2e')),
+]
+  .filter(({ manifest }) => manifest.kind === 'ExporterSet' || manifest.kind === 'VirtualTargetClass')
+  .map(({ file, manifest }) => [`${file}: ${manifest.kind}`, manifest] as const);
+
+describe('core validation agrees with admission', () => {
+  it.each(examples)('accepts %s', (_label, manifest) => {
+    const { status: _status, ...object } = manifest;
+    const issues =
+      manifest.kind === 'ExporterSet' ? validateExporterSet(object) : validateVirtualTargetClass(object);
+    expect(issues).toEqual([]);
+  });
+
+  type Spec = Record<string, any>;
+  const base = (): Spec => ({
+    minReplicas: 1,
+    maxReplicas: 3,
+    minAvailableReplicas: 1,
+    scaleDownCooldown: '5m',
+    virtualTargetClassName: 'qemu-rpi4',
+    selector: { matchLabels: { board: 'rpi4' } },
+    template: {
+      metadata: { labels: { board: 'rpi4', arch: 'aarch64' } },
+      spec: { drivers: [{ type: 'jumpstarter_driver_power.driver.QemuPower' }] },
+    },
+  });
+  const withDrivers =
+    (...drivers: Spec[]) =>
+    (s: Spec) => {
+      s.template.spec.drivers = drivers;
+    };
+
+  const variants: [string, (spec: Spec) => void, string][] = [
+    ['minReplicas > maxReplicas', (s) => Object.assign(s, { minReplicas: 4 }), RuleMessages.minReplicasLeMax],
+    [
+      'minAvailableReplicas > maxReplicas',
+      (s) => Object.assign(s, { minAvailableReplicas: 4 }),
+      RuleMessages.minAvailableLeMax,
+    ],
+    [
+      'type and ref together',
+      withDrivers({ name: 'a', type: 'x.Y', ref: 'x.y' }),
+      RuleMessages.driverTypeRefExclusive,
+    ],
+    ['neither type nor ref', withDrivers({ name: 'a' }), RuleMessages.driverTypeOrRef],
+    [
+      'ref with config',
+      withDrivers({ name: 'a', ref: 'x.y', config: { a: 1 } }),
+      RuleMessages.driverRefNoConfig,
+    ],
+    ['an empty driver name', withDrivers({ name: '', type: 'x.Y' }), RuleMessages.driverNameNotEmpty],
+    [
+      'duplicate derived driver names',
+      withDrivers(
+        { type: 'jumpstarter_driver_power.driver.A' },
+        { type: 'jumpstarter_driver_power.driver.B' },
+      ),
+      RuleMessages.driverNamesUnique,
+    ],
+    [
+      'a derived name colliding with a given one',
+      withDrivers({ name: 'serial', type: 'x.Y' }, { type: 'jumpstarter_driver_serial.driver.QemuSerial' }),
+      RuleMessages.driverNamesUnique,
+    ],
+    [
+      'a selector that misses the template labels',
+      (s) => (s.selector = { matchLabels: { board: 'rpi5' } }),
+      RuleMessages.selectorMatchesTemplate,
+    ],
+    [
+      'a selector expression that excludes the template',
+      (s) => (s.selector = { matchExpressions: [{ key: 'arch', operator: 'NotIn', values: ['aarch64'] }] }),
+      RuleMessages.selectorMatchesTemplate,
+    ],
+    [
+      'an unknown selector operator',
+      (s) => (s.selector = { matchExpressions: [{ key: 'arch', operator: 'Like', values: ['a'] }] }),
+      RuleMessages.selectorOperator,
+    ],
+    [
+      'values on Exists',
+      (s) => (s.selector = { matchExpressions: [{ key: 'arch', operator: 'Exists', values: ['a'] }] }),
+      RuleMessages.selectorValues,
+    ],
+    [
+      'a cooldown in words',
+      (s) => (s.scaleDownCooldown = '5 minutes'),
+      RuleMessages.scaleDownCooldownDuration,
+    ],
+    ['a negative cooldown', (s) => (s.scaleDownCooldown = '-5m'), RuleMessages.scaleDownCooldownDuration],
+    ['a cooldown without a unit', (s) => (s.scaleDownCooldown = '5'), RuleMessages.scaleDownCooldownDuration],
+  ];
+
+  it.each(variants)(
+    'rejects %s with the same rule message at synth time and admission',
+    (_name, change, message) => {
+      const spec = base();
+      change(spec);
+      const set = {
+        apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+        kind: 'ExporterSet',
+        metadata: { name: 'p' },
+        spec,
+      };
+      expect(admit(exporterSetCrd, set).errors.map((e) => e.message)).toContain(message);
+      expect(validateExporterSet(set).map((i) => i.message)).toContain(message);
+    },
+  );
+
+  const nonObjectParameters: [string, object, (obj: unknown) => unknown[], Spec][] = [
+    ['ExporterSet', exporterSetCrd, validateExporterSet, { ...base(), parameters: 'fast' }],
+    [
+      'VirtualTargetClass',
+      virtualTargetClassCrd,
+      validateVirtualTargetClass,
+      { provisioner: 'qemu.jumpstarter.dev', parameters: ['a'] },
+    ],
+  ];
+  it.each(nonObjectParameters)('rejects a non-object parameters on %s', (kind, crd, validate, spec) => {
+    const obj = { apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1', kind, metadata: { name: 'p' }, spec };
+    // Admission checks types before CEL, so the schema's type error is what the API server says.
+    expect(admit(crd as any, obj).errors).toContainEqual(
+      expect.objectContaining({ path: 'spec.parameters', message: expect.stringContaining('object') }),
+    );
+    expect(validate(obj)).toContainEqual(
+      expect.objectContaining({ path: 'spec.parameters', message: RuleMessages.parametersObject }),
+    );
+  });
+});
