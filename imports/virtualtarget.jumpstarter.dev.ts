@@ -140,7 +140,7 @@ export interface ExporterSetSpec {
   readonly recycleStrategy?: ExporterSetSpecRecycleStrategy;
 
   /**
-   * How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m.
+   * How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most 64 characters.
    *
    * @schema ExporterSetSpec#scaleDownCooldown
    */
@@ -246,14 +246,14 @@ export enum ExporterSetSpecRecycleStrategy {
  */
 export interface ExporterSetSpecSelector {
   /**
-   * Label requirements that must all hold.
+   * Label requirements that must all hold. At most 32 requirements.
    *
    * @schema ExporterSetSpecSelector#matchExpressions
    */
   readonly matchExpressions?: ExporterSetSpecSelectorMatchExpressions[];
 
   /**
-   * Labels that must all be present with exactly these values; each entry is short for an In requirement with one value.
+   * Labels that must all be present with exactly these values; each entry is short for an In requirement with one value. At most 64 entries, values of up to 63 characters.
    *
    * @schema ExporterSetSpecSelector#matchLabels
    */
@@ -390,7 +390,7 @@ export function toJson_ExporterSetSpecImagesRuntime(obj: ExporterSetSpecImagesRu
  */
 export interface ExporterSetSpecSelectorMatchExpressions {
   /**
-   * The label key the requirement applies to.
+   * The label key the requirement applies to. At most 317 characters.
    *
    * @schema ExporterSetSpecSelectorMatchExpressions#key
    */
@@ -404,7 +404,7 @@ export interface ExporterSetSpecSelectorMatchExpressions {
   readonly operator: string;
 
   /**
-   * The values for In and NotIn (must be non-empty); must be empty for Exists and DoesNotExist.
+   * The values for In and NotIn (must be non-empty); must be empty for Exists and DoesNotExist. At most 64 values of up to 63 characters.
    *
    * @schema ExporterSetSpecSelectorMatchExpressions#values
    */
@@ -441,7 +441,7 @@ export interface ExporterSetSpecTemplateMetadata {
   readonly annotations?: { [key: string]: string };
 
   /**
-   * Labels put on every instance; leases select instances by them, and so must the selector.
+   * Labels put on every instance; leases select instances by them, and so must the selector. At most 64 labels, values of up to 63 characters (the Kubernetes limit).
    *
    * @schema ExporterSetSpecTemplateMetadata#labels
    */
@@ -470,7 +470,7 @@ export function toJson_ExporterSetSpecTemplateMetadata(obj: ExporterSetSpecTempl
  */
 export interface ExporterSetSpecTemplateSpec {
   /**
-   * The drivers of every instance, in the order they appear in the exporter config.
+   * The drivers of every instance, in the order they appear in the exporter config. At most 64 drivers.
    *
    * @schema ExporterSetSpecTemplateSpec#drivers
    */
@@ -533,21 +533,21 @@ export interface ExporterSetSpecTemplateSpecDrivers {
   readonly config?: any;
 
   /**
-   * Key of the driver in the exporter config. When omitted it is derived: from type jumpstarter_driver_<x>.... it is <x>, from another package the package name, from ref a.b.c it is c. Names must be unique after derivation.
+   * Key of the driver in the exporter config. When omitted it is derived: from type jumpstarter_driver_<x>.... it is <x>, from another package the package name, from ref a.b.c it is c. Names must be unique after derivation. At most 128 characters.
    *
    * @schema ExporterSetSpecTemplateSpecDrivers#name
    */
   readonly name?: string;
 
   /**
-   * Dot-separated path of a child driver of another driver, surfaced at the root. Excludes type and config.
+   * Dot-separated path of a child driver of another driver, surfaced at the root. Excludes type and config. At most 128 characters.
    *
    * @schema ExporterSetSpecTemplateSpecDrivers#ref
    */
   readonly ref?: string;
 
   /**
-   * Fully qualified Python class of the driver, for example jumpstarter_driver_power.driver.QemuPower.
+   * Fully qualified Python class of the driver, for example jumpstarter_driver_power.driver.QemuPower. At most 128 characters.
    *
    * @schema ExporterSetSpecTemplateSpecDrivers#type
    */

@@ -14,3 +14,4 @@ export * from './validate-scheduling';
 export * from './validate-virtual-target-class';
 export * from './validate-exporter-set';
 export * from './validate-references';
+export * from './bounds';

@@ -13,6 +13,7 @@ import {
   type LabelSelector,
   type RecycleStrategy,
 } from '../api';
+import { ExporterSetBounds as Bounds } from './bounds';
 import { deriveDriverName } from './drivers';
 import { isDuration } from './duration';
 import type { ValidationIssue } from './issue';
@@ -66,7 +67,14 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   if (!spec) return issues.issues;
 
   checkReplicas(issues, spec);
-  if (!isAbsent(spec.scaleDownCooldown) && !isDuration(spec.scaleDownCooldown)) {
+  // Like the API server, skip the duration rule on a value that already breaks its bound.
+  const cooldownTooLong = tooLong(
+    issues,
+    spec.scaleDownCooldown,
+    'spec.scaleDownCooldown',
+    Bounds.scaleDownCooldown,
+  );
+  if (!cooldownTooLong && !isAbsent(spec.scaleDownCooldown) && !isDuration(spec.scaleDownCooldown)) {
     issues.add('spec.scaleDownCooldown', RuleMessages.scaleDownCooldownDuration, spec.scaleDownCooldown);
   }
   issues.oneOf(spec.recycleStrategy, 'spec.recycleStrategy', RECYCLE_STRATEGIES);
@@ -87,7 +95,10 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
       'which Exporters belong to the set, usually the template labels',
     )
   ) {
-    const selectorIssues = validateLabelSelector(spec.selector, 'spec.selector');
+    const selectorIssues = [
+      ...selectorBoundIssues(spec.selector),
+      ...validateLabelSelector(spec.selector, 'spec.selector'),
+    ];
     issues.addAll(selectorIssues);
     selectorValid = selectorIssues.length === 0;
   }
@@ -128,6 +139,12 @@ function checkTemplate(issues: IssueCollector, value: unknown): Record<string, s
   const metadata = issues.object(template.metadata, 'spec.template.metadata');
   if (metadata) {
     const labelIssues = validateLabels(metadata.labels, 'spec.template.metadata.labels');
+    if (isPlainObject(metadata.labels)) {
+      const count = Object.keys(metadata.labels).length;
+      if (count > Bounds.templateLabels) {
+        labelIssues.push(tooMany('spec.template.metadata.labels', count, Bounds.templateLabels, 'labels'));
+      }
+    }
     issues.addAll(labelIssues);
     if (labelIssues.length === 0) labels = (metadata.labels ?? {}) as Record<string, string>;
     issues.addAll(validateAnnotations(metadata.annotations, 'spec.template.metadata.annotations'));
@@ -142,6 +159,10 @@ function checkTemplate(issues: IssueCollector, value: unknown): Record<string, s
 function checkDrivers(issues: IssueCollector, value: unknown): void {
   const drivers = issues.list(value, DRIVERS_PATH);
   if (!drivers) return;
+  if (drivers.length > Bounds.drivers) {
+    issues.addAll([tooMany(DRIVERS_PATH, drivers.length, Bounds.drivers, 'drivers')]);
+    return;
+  }
   const firstIndexByName = new Map<string, number>();
   drivers.forEach((item, index) => {
     const path = indexPath(DRIVERS_PATH, index);
@@ -162,6 +183,9 @@ function checkDrivers(issues: IssueCollector, value: unknown): void {
       );
     }
     issues.object(driver.config, fieldPath(path, 'config'));
+    tooLong(issues, name, fieldPath(path, 'name'), Bounds.driverName);
+    tooLong(issues, type, fieldPath(path, 'type'), Bounds.driverType);
+    tooLong(issues, ref, fieldPath(path, 'ref'), Bounds.driverRef);
     if (!hasType && !hasRef) issues.add(path, RuleMessages.driverTypeOrRef);
     if (hasType && hasRef) issues.add(path, RuleMessages.driverTypeRefExclusive);
     if (hasRef && !isAbsent(driver.config)) issues.add(path, RuleMessages.driverRefNoConfig);
@@ -176,4 +200,49 @@ function checkDrivers(issues: IssueCollector, value: unknown): void {
     if (first === undefined) firstIndexByName.set(derived, index);
     else issues.add(path, RuleMessages.driverNamesUnique, derived);
   });
+}
+
+/** A count over one of the CRD's size bounds (lib/core/bounds.ts). */
+function tooMany(path: string, count: number, max: number, what: string): ValidationIssue {
+  return { path, value: count, message: `must have at most ${max} ${what}` };
+}
+
+/** Reports a string over its CRD maxLength; true when it did. */
+function tooLong(issues: IssueCollector, value: unknown, path: string, max: number): boolean {
+  if (typeof value !== 'string' || value.length <= max) return false;
+  issues.add(path, `must be at most ${max} characters long`, value);
+  return true;
+}
+
+/** The selector's size bounds; its syntax is validateLabelSelector's job. */
+function selectorBoundIssues(selector: unknown): ValidationIssue[] {
+  if (!isPlainObject(selector)) return [];
+  const found: ValidationIssue[] = [];
+  const path = 'spec.selector';
+  if (isPlainObject(selector.matchLabels)) {
+    const count = Object.keys(selector.matchLabels).length;
+    if (count > Bounds.selectorMatchLabels) {
+      found.push(tooMany(fieldPath(path, 'matchLabels'), count, Bounds.selectorMatchLabels, 'labels'));
+    }
+  }
+  const expressions = selector.matchExpressions;
+  if (Array.isArray(expressions)) {
+    if (expressions.length > Bounds.selectorMatchExpressions) {
+      found.push(
+        tooMany(
+          fieldPath(path, 'matchExpressions'),
+          expressions.length,
+          Bounds.selectorMatchExpressions,
+          'requirements',
+        ),
+      );
+    }
+    expressions.forEach((e, i) => {
+      if (isPlainObject(e) && Array.isArray(e.values) && e.values.length > Bounds.selectorValues) {
+        const at = fieldPath(indexPath(fieldPath(path, 'matchExpressions'), i), 'values');
+        found.push(tooMany(at, e.values.length, Bounds.selectorValues, 'values'));
+      }
+    });
+  }
+  return found;
 }

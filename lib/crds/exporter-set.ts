@@ -8,7 +8,7 @@
  */
 import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames, VERSION } from '../api/constants';
 import { RuleMessages } from '../api/rules';
-import { ExporterSetBounds as Bounds } from './bounds';
+import { ExporterSetBounds as Bounds } from '../core/bounds';
 import { GO_DURATION_PATTERN, celString, selectorSelectsLabelsCel, uniqueDriverNamesCel } from './cel';
 import {
   ageColumn,

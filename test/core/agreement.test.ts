@@ -123,6 +123,61 @@ describe('core validation agrees with admission', () => {
     },
   );
 
+  const many = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
+  const overBounds: [string, (spec: Spec) => void, string][] = [
+    [
+      '65 drivers',
+      withDrivers(...(many(65, (i) => ({ name: `d${i}`, type: 'x.Y' })) as Spec[])),
+      'spec.template.spec.drivers',
+    ],
+    [
+      'a 129-character driver type',
+      withDrivers({ type: `x.${'Y'.repeat(127)}` }),
+      'spec.template.spec.drivers[0].type',
+    ],
+    [
+      '65 template labels',
+      (s) => Object.assign(s.template.metadata.labels, Object.fromEntries(many(65, (i) => [`l${i}`, 'v']))),
+      'spec.template.metadata.labels',
+    ],
+    [
+      '33 selector requirements',
+      (s) => (s.selector = { matchExpressions: many(33, () => ({ key: 'board', operator: 'Exists' })) }),
+      'spec.selector.matchExpressions',
+    ],
+    [
+      '65 values in a requirement',
+      (s) =>
+        (s.selector = {
+          matchExpressions: [{ key: 'board', operator: 'NotIn', values: many(65, (i) => `v${i}`) }],
+        }),
+      'spec.selector.matchExpressions[0].values',
+    ],
+    [
+      'a 65-character cooldown',
+      (s) => (s.scaleDownCooldown = '1s'.repeat(32) + '1'),
+      'spec.scaleDownCooldown',
+    ],
+  ];
+
+  it.each(overBounds)(
+    'rejects %s over the CRD size bounds, at admission and at synth time',
+    (_name, change, at) => {
+      const spec = base();
+      change(spec);
+      const set = {
+        apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+        kind: 'ExporterSet',
+        metadata: { name: 'p' },
+        spec,
+      };
+      expect(admit(exporterSetCrd, set).errors.map((e) => e.path)).toContain(at);
+      expect(validateExporterSet(set)).toContainEqual(
+        expect.objectContaining({ path: at, message: expect.stringMatching(/^must (have|be) at most \d+ /) }),
+      );
+    },
+  );
+
   const nonObjectParameters: [string, object, (obj: unknown) => unknown[], Spec][] = [
     ['ExporterSet', exporterSetCrd, validateExporterSet, { ...base(), parameters: 'fast' }],
     [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { RuleMessages } from '../../lib/api/rules';
+import { ExporterSetBounds } from '../../lib/core/bounds';
 import { LeaseRuleMessages, exporterSetCrd, leaseCrd, virtualTargetClassCrd } from '../../lib/crds';
 import { CEL_SKIPPED_MESSAGE, admit, type AdmissionError } from '../support/crd-validator';
 
@@ -179,6 +180,17 @@ describe('ExporterSet admission', () => {
       expect(admit(exporterSetCrd, set).errors).toEqual([]);
     });
 
+    it('finds a clash among as many drivers as the bound allows', () => {
+      const many = Array.from({ length: ExporterSetBounds.drivers - 1 }, (_, i) => ({
+        name: `d${i}`,
+        type: 'x.Y',
+      }));
+      const set = setWith(drivers(...many, { ref: 'board.d0' }));
+      expectErrors(admit(exporterSetCrd, set).errors, [
+        { path: DRIVERS, message: RuleMessages.driverNamesUnique },
+      ]);
+    });
+
     it('rejects a ref with an empty segment (upstream pattern)', () => {
       const set = setWith(drivers({ ref: 'a..b' }));
       expectErrors(admit(exporterSetCrd, set).errors, [
@@ -307,6 +319,154 @@ describe('ExporterSet admission', () => {
       });
       expectErrors(errors, [{ path: 'spec.parameters', message: 'must be of type object' }]);
     });
+  });
+
+  describe('size bounds (they keep the rules cheap enough for the API server to accept the CRD)', () => {
+    const B = ExporterSetBounds;
+    const text = (n: number) => 'a'.repeat(n);
+    const numbered = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+    const labels = (n: number) => Object.fromEntries(numbered(n, 'l').map((k) => [k, 'v']));
+    const templateLabels = (l: Record<string, string>) => (spec: Spec) => {
+      spec.template = { ...(spec.template as Spec), metadata: { labels: l } };
+    };
+    const both =
+      (...changes: ((spec: Spec) => void)[]) =>
+      (spec: Spec) => {
+        for (const change of changes) change(spec);
+      };
+    const items = (n: number) => `must NOT have more than ${n} items`;
+    const properties = (n: number) => `must NOT have more than ${n} properties`;
+    const characters = (n: number) => `must NOT have more than ${n} characters`;
+
+    /** What is bounded, the bound, a set with `n` of it, where the error is reported, and its message. */
+    type Case = [string, number, (n: number) => (spec: Spec) => void, string, (n: number) => string];
+    const cases: Case[] = [
+      [
+        'drivers',
+        B.drivers,
+        (n) =>
+          drivers(
+            ...numbered(n, 'd').map((name) => ({ name, type: 'jumpstarter_driver_power.driver.QemuPower' })),
+          ),
+        DRIVERS,
+        items,
+      ],
+      [
+        'characters in a driver name',
+        B.driverName,
+        (n) => drivers({ name: text(n), type: 'x.Y' }),
+        `${DRIVERS}[0].name`,
+        characters,
+      ],
+      [
+        'characters in a driver type',
+        B.driverType,
+        (n) => drivers({ type: `jumpstarter_driver_power.${text(n - 'jumpstarter_driver_power.'.length)}` }),
+        `${DRIVERS}[0].type`,
+        characters,
+      ],
+      [
+        'characters in a driver ref',
+        B.driverRef,
+        (n) => drivers({ ref: `board.${text(n - 6)}` }),
+        `${DRIVERS}[0].ref`,
+        characters,
+      ],
+      [
+        'template labels',
+        B.templateLabels,
+        (n) => templateLabels({ board: 'rpi4', ...labels(n - 1) }),
+        'spec.template.metadata.labels',
+        properties,
+      ],
+      [
+        'characters in a template label value',
+        B.labelValue,
+        (n) => templateLabels({ board: 'rpi4', note: text(n) }),
+        'spec.template.metadata.labels.note',
+        characters,
+      ],
+      [
+        'selector matchLabels',
+        B.selectorMatchLabels,
+        (n) =>
+          both(
+            templateLabels({ board: 'rpi4', ...labels(B.templateLabels - 1) }),
+            selector({ matchLabels: { board: 'rpi4', ...labels(n - 1) } }),
+          ),
+        'spec.selector.matchLabels',
+        properties,
+      ],
+      [
+        'characters in a selector label value',
+        B.labelValue,
+        (n) =>
+          both(templateLabels({ board: text(B.labelValue) }), selector({ matchLabels: { board: text(n) } })),
+        'spec.selector.matchLabels.board',
+        characters,
+      ],
+      [
+        'selector requirements',
+        B.selectorMatchExpressions,
+        (n) =>
+          selector({ matchExpressions: numbered(n, 'k').map((key) => ({ key, operator: 'DoesNotExist' })) }),
+        'spec.selector.matchExpressions',
+        items,
+      ],
+      [
+        'characters in a requirement key',
+        B.selectorKey,
+        (n) => selector({ matchExpressions: [{ key: text(n), operator: 'DoesNotExist' }] }),
+        'spec.selector.matchExpressions[0].key',
+        characters,
+      ],
+      [
+        'values of a requirement',
+        B.selectorValues,
+        (n) =>
+          selector({
+            matchExpressions: [{ key: 'board', operator: 'In', values: ['rpi4', ...numbered(n - 1, 'v')] }],
+          }),
+        'spec.selector.matchExpressions[0].values',
+        items,
+      ],
+      [
+        'characters in a requirement value',
+        B.labelValue,
+        (n) => selector({ matchExpressions: [{ key: 'board', operator: 'NotIn', values: [text(n)] }] }),
+        'spec.selector.matchExpressions[0].values[0]',
+        characters,
+      ],
+      [
+        'characters in scaleDownCooldown',
+        B.scaleDownCooldown,
+        (n) => (spec: Spec) => Object.assign(spec, { scaleDownCooldown: `${'1'.repeat(n - 1)}s` }),
+        'spec.scaleDownCooldown',
+        characters,
+      ],
+    ];
+
+    it.each(cases.map(([what, bound, change]) => [`${bound} ${what}`, change(bound)] as const))(
+      'admits %s',
+      (_name, change) => {
+        expect(admit(exporterSetCrd, setWith(change)).errors).toEqual([]);
+      },
+    );
+
+    it.each(
+      cases.map(
+        ([what, bound, change, path, message]) =>
+          [`${bound + 1} ${what}`, change(bound + 1), path, message(bound)] as const,
+      ),
+    )(
+      'rejects %s with the schema error, and skips the CEL rules as the API server does',
+      (_name, change, path, message) => {
+        expectErrors(admit(exporterSetCrd, setWith(change)).errors, [
+          { path, message },
+          { path: '', message: CEL_SKIPPED_MESSAGE },
+        ]);
+      },
+    );
   });
 });
 

@@ -29,6 +29,52 @@ const pairs: [string, CustomResourceDefinition, CustomResourceDefinition][] = [
 const RELAXED_RULE_MESSAGES = new Set(['name is required']);
 const RELAXED_REQUIRED = new Set(['spec.template.spec.drivers[*]:name']);
 
+/**
+ * The constraints we add to fields upstream defines: the one deliberate exception to "accepts all
+ * that upstream accepts". A Kubernetes API server estimates the cost of every CEL rule from the
+ * bounds of the data it reads and refuses a CRD whose rule is too expensive; our driver-name rule
+ * compares every driver with every other one and our selector rule walks the selector, so without
+ * these bounds the API server would refuse the ExporterSet CRD. Each is far above real use, or
+ * Kubernetes' own limit for labels (reasons in lib/crds/bounds.ts, budgets in
+ * test/crds/cel-cost-budget.test.ts). The numbers are written out so that changing one is a visible
+ * change of the API.
+ */
+const ADDED_CONSTRAINTS: Record<string, Record<string, Partial<JSONSchemaProps>>> = {
+  ExporterSet: {
+    'spec.scaleDownCooldown': { maxLength: 64 },
+    'spec.selector.matchExpressions': { maxItems: 32 },
+    'spec.selector.matchExpressions[*].key': { maxLength: 317 },
+    'spec.selector.matchExpressions[*].values': { maxItems: 64 },
+    'spec.selector.matchExpressions[*].values[*]': { maxLength: 63 },
+    'spec.selector.matchLabels': { maxProperties: 64 },
+    'spec.selector.matchLabels{*}': { maxLength: 63 },
+    'spec.template.metadata.labels': { maxProperties: 64 },
+    'spec.template.metadata.labels{*}': { maxLength: 63 },
+    'spec.template.spec.drivers': { maxItems: 64 },
+    'spec.template.spec.drivers[*].name': { maxLength: 128 },
+    'spec.template.spec.drivers[*].ref': { maxLength: 128 },
+    'spec.template.spec.drivers[*].type': { maxLength: 128 },
+  },
+  VirtualTargetClass: {},
+  Exporter: {},
+  Lease: {},
+};
+
+/** Keywords that narrow what a field accepts. */
+const CONSTRAINT_KEYWORDS = [
+  'enum',
+  'format',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+] as const;
+
 /** The keywords whose upstream value must be kept exactly. */
 const KEPT_KEYWORDS = [
   'type',
@@ -67,7 +113,7 @@ function nodes(schema: JSONSchemaProps, at = ''): Node[] {
 const rootOf = (crd: CustomResourceDefinition) => crd.spec.versions[0].schema.openAPIV3Schema;
 const byPath = (crd: CustomResourceDefinition) => new Map(nodes(rootOf(crd)).map((n) => [n.path, n.schema]));
 
-describe.each(pairs)('%s CRD superset of upstream', (_kind, ours, theirs) => {
+describe.each(pairs)('%s CRD superset of upstream', (kind, ours, theirs) => {
   const mine = byPath(ours);
   const theirNodes = nodes(rootOf(theirs));
 
@@ -100,6 +146,20 @@ describe.each(pairs)('%s CRD superset of upstream', (_kind, ours, theirs) => {
       }
     }
     expect(problems).toEqual([]);
+  });
+
+  it('adds exactly the documented bounds to upstream fields, and no other constraint', () => {
+    const added: Record<string, Partial<JSONSchemaProps>> = {};
+    for (const { path: p, schema } of theirNodes) {
+      const own = mine.get(p);
+      if (!own) continue;
+      for (const keyword of CONSTRAINT_KEYWORDS) {
+        if (own[keyword] !== undefined && JSON.stringify(own[keyword]) !== JSON.stringify(schema[keyword])) {
+          added[p] = { ...added[p], [keyword]: own[keyword] };
+        }
+      }
+    }
+    expect(added).toEqual(ADDED_CONSTRAINTS[kind]);
   });
 
   it('requires exactly what upstream requires (except the relaxed driver name), so it accepts all upstream accepts', () => {

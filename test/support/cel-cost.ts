@@ -231,6 +231,25 @@ const TRAVERSING = new Map([
   ['replace', 2],
 ]);
 const RETURNS_INTEGER = new Set(['indexOf', 'lastIndexOf']);
+/** Conversions and accessors with a fixed-size result (everything else unknown is of unknown size). */
+const FIXED_SIZE_RESULTS = new Set([
+  'int',
+  'uint',
+  'double',
+  'bool',
+  'duration',
+  'timestamp',
+  'getFullYear',
+  'getMonth',
+  'getDayOfMonth',
+  'getDayOfWeek',
+  'getDayOfYear',
+  'getDate',
+  'getHours',
+  'getMinutes',
+  'getSeconds',
+  'getMilliseconds',
+]);
 const COMPARISONS = new Set(['==', '!=', '<', '<=', '>', '>=']);
 
 const textOf = (node: ASTNode) => node.input.slice(node.range.start, node.range.end);
@@ -446,6 +465,7 @@ class RuleWalker {
       if (tv && tv.kind === 'string') this.flag(tv, 'size');
       return { value: scalar(origin), cost: operands + 1 };
     }
+    if (FIXED_SIZE_RESULTS.has(name)) return { value: scalar(origin), cost: operands + 1 };
     if (!tv || (tv.kind !== 'string' && tv.kind !== 'dyn')) {
       return { value: unknown(origin), cost: operands + 1 };
     }

@@ -9,9 +9,10 @@
  *
  * Each bound is far above real use. Where Kubernetes has its own limit for the same thing (label
  * keys and values), the bound is that limit. These are the only constraints we add to fields that
- * upstream's CRDs define (test/crds/superset.test.ts).
+ * upstream's CRDs define (test/crds/superset.test.ts). The CRD schema (lib/crds) and the synth-time
+ * validation (validate-exporter-set.ts) both read them, so both reject the same objects.
  */
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH } from '../core/names';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH } from './names';
 
 /** A label key: an optional DNS-subdomain prefix, `/`, and a name of up to 63 characters. */
 const LABEL_KEY_MAX_LENGTH = DNS1123_SUBDOMAIN_MAX_LENGTH + 1 + 63;
