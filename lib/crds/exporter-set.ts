@@ -6,12 +6,11 @@
  * tightening: size bounds on the fields our rules read (bounds.ts), without which a Kubernetes API
  * server refuses the CRD as too expensive to validate.
  */
-import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames, VERSION } from '../api/constants';
+import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames } from '../api/constants';
 import { RuleMessages } from '../api/rules';
 import { ExporterSetBounds as Bounds } from '../core/bounds';
 import { GO_DURATION_PATTERN, celString, selectorSelectsLabelsCel, uniqueDriverNamesCel } from './cel';
 import {
-  ageColumn,
   array,
   conditionsSchema,
   dateTime,
@@ -21,7 +20,7 @@ import {
   int64,
   labelSelectorSchema,
   object,
-  rootSchema,
+  namespacedCrd,
   str,
   stringMap,
   type CustomResourceDefinition,
@@ -229,51 +228,30 @@ const statusSchema: JSONSchemaProps = object(
   },
 );
 
-export const exporterSetCrd: CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${Plurals.ExporterSet}.${GROUP}` },
-  spec: {
-    group: GROUP,
-    names: {
-      kind: Kinds.ExporterSet,
-      listKind: `${Kinds.ExporterSet}List`,
-      plural: Plurals.ExporterSet,
-      singular: Kinds.ExporterSet.toLowerCase(),
-      shortNames: [ShortNames.ExporterSet],
-      categories: [CATEGORY],
+export const exporterSetCrd: CustomResourceDefinition = namespacedCrd({
+  group: GROUP,
+  kind: Kinds.ExporterSet,
+  plural: Plurals.ExporterSet,
+  shortNames: [ShortNames.ExporterSet],
+  categories: [CATEGORY],
+  description:
+    'A pool of virtual exporters: keeps a warm buffer of instances of a VirtualTargetClass and scales with lease demand.',
+  spec: specSchema,
+  status: statusSchema,
+  subresources: {
+    status: {},
+    scale: {
+      specReplicasPath: '.spec.maxReplicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: '.status.selector',
     },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: rootSchema(
-            'A pool of virtual exporters: keeps a warm buffer of instances of a VirtualTargetClass and scales with lease demand.',
-            specSchema,
-            statusSchema,
-          ),
-        },
-        subresources: {
-          status: {},
-          scale: {
-            specReplicasPath: '.spec.maxReplicas',
-            statusReplicasPath: '.status.replicas',
-            labelSelectorPath: '.status.selector',
-          },
-        },
-        additionalPrinterColumns: [
-          { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
-          { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
-          { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
-          { name: 'Unavailable', type: 'integer', jsonPath: '.status.unavailableReplicas' },
-          { name: 'Leased', type: 'integer', jsonPath: '.status.leasedReplicas' },
-          { name: 'Class', type: 'string', jsonPath: '.spec.virtualTargetClassName' },
-          ageColumn,
-        ],
-      },
-    ],
   },
-};
+  printerColumns: [
+    { name: 'Replicas', type: 'integer', jsonPath: '.status.replicas' },
+    { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+    { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
+    { name: 'Unavailable', type: 'integer', jsonPath: '.status.unavailableReplicas' },
+    { name: 'Leased', type: 'integer', jsonPath: '.status.leasedReplicas' },
+    { name: 'Class', type: 'string', jsonPath: '.spec.virtualTargetClassName' },
+  ],
+});

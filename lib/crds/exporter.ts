@@ -3,16 +3,15 @@
  * schema with our own descriptions and an Age column. Jumpstarter owns this kind: the installer
  * never applies it over Jumpstarter's own; it serves the test cluster and a standalone install.
  */
-import { JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from '../api/constants';
+import { JUMPSTARTER_GROUP, Kinds, Plurals } from '../api/constants';
 import {
-  ageColumn,
   array,
   bool,
   conditionsSchema,
   dateTime,
   localObjectReferenceSchema,
   object,
-  rootSchema,
+  namespacedCrd,
   str,
   stringMap,
   type CustomResourceDefinition,
@@ -64,39 +63,17 @@ const statusSchema: JSONSchemaProps = object('The exporter as Jumpstarter last o
   statusMessage: str('A human-readable note on the current state.'),
 });
 
-export const exporterCrd: CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${Plurals.Exporter}.${JUMPSTARTER_GROUP}` },
-  spec: {
-    group: JUMPSTARTER_GROUP,
-    names: {
-      kind: Kinds.Exporter,
-      listKind: `${Kinds.Exporter}List`,
-      plural: Plurals.Exporter,
-      singular: Kinds.Exporter.toLowerCase(),
-    },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: rootSchema(
-            'A Jumpstarter exporter: a process exposing a target device that clients lease.',
-            specSchema,
-            statusSchema,
-          ),
-        },
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: 'Enabled', type: 'boolean', jsonPath: '.spec.enabled' },
-          { name: 'Status', type: 'string', jsonPath: '.status.exporterStatus' },
-          { name: 'Message', type: 'string', jsonPath: '.status.statusMessage', priority: 1 },
-          ageColumn,
-        ],
-      },
-    ],
-  },
-};
+export const exporterCrd: CustomResourceDefinition = namespacedCrd({
+  group: JUMPSTARTER_GROUP,
+  kind: Kinds.Exporter,
+  plural: Plurals.Exporter,
+  description: 'A Jumpstarter exporter: a process exposing a target device that clients lease.',
+  spec: specSchema,
+  status: statusSchema,
+  subresources: { status: {} },
+  printerColumns: [
+    { name: 'Enabled', type: 'boolean', jsonPath: '.spec.enabled' },
+    { name: 'Status', type: 'string', jsonPath: '.status.exporterStatus' },
+    { name: 'Message', type: 'string', jsonPath: '.status.statusMessage', priority: 1 },
+  ],
+});

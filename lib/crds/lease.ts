@@ -3,16 +3,15 @@
  * (with its CEL rules, including the `oldSelf` immutability rules) plus our descriptions and an Age
  * column. Like the Exporter CRD it is never installed over Jumpstarter's own.
  */
-import { JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from '../api/constants';
+import { JUMPSTARTER_GROUP, Kinds, Plurals } from '../api/constants';
 import {
-  ageColumn,
   bool,
   conditionsSchema,
   dateTime,
   labelSelectorSchema,
   localObjectReferenceSchema,
   object,
-  rootSchema,
+  namespacedCrd,
   str,
   stringMap,
   type CustomResourceDefinition,
@@ -91,39 +90,17 @@ const statusSchema: JSONSchemaProps = object(
   { required: ['ended'] },
 );
 
-export const leaseCrd: CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${Plurals.Lease}.${JUMPSTARTER_GROUP}` },
-  spec: {
-    group: JUMPSTARTER_GROUP,
-    names: {
-      kind: Kinds.Lease,
-      listKind: `${Kinds.Lease}List`,
-      plural: Plurals.Lease,
-      singular: Kinds.Lease.toLowerCase(),
-    },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: rootSchema(
-            "A Jumpstarter lease: a client's claim on one exporter for a time.",
-            specSchema,
-            statusSchema,
-          ),
-        },
-        subresources: { status: {} },
-        additionalPrinterColumns: [
-          { name: 'Ended', type: 'boolean', jsonPath: '.status.ended' },
-          { name: 'Client', type: 'string', jsonPath: '.spec.clientRef.name' },
-          { name: 'Exporter', type: 'string', jsonPath: '.status.exporterRef.name' },
-          ageColumn,
-        ],
-      },
-    ],
-  },
-};
+export const leaseCrd: CustomResourceDefinition = namespacedCrd({
+  group: JUMPSTARTER_GROUP,
+  kind: Kinds.Lease,
+  plural: Plurals.Lease,
+  description: "A Jumpstarter lease: a client's claim on one exporter for a time.",
+  spec: specSchema,
+  status: statusSchema,
+  subresources: { status: {} },
+  printerColumns: [
+    { name: 'Ended', type: 'boolean', jsonPath: '.status.ended' },
+    { name: 'Client', type: 'string', jsonPath: '.spec.clientRef.name' },
+    { name: 'Exporter', type: 'string', jsonPath: '.status.exporterRef.name' },
+  ],
+});

@@ -6,6 +6,8 @@
  */
 
 /** One CEL admission rule (`x-kubernetes-validations` entry). */
+import { VERSION } from '../api';
+
 export interface ValidationRule {
   rule: string;
   message?: string;
@@ -330,3 +332,49 @@ export const ageColumn: PrinterColumn = {
   type: 'date',
   jsonPath: '.metadata.creationTimestamp',
 };
+
+export interface NamespacedCrdOptions {
+  readonly group: string;
+  readonly kind: string;
+  readonly plural: string;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** The kind's description: what `kubectl explain <kind>` prints first. */
+  readonly description: string;
+  readonly spec: JSONSchemaProps;
+  readonly status?: JSONSchemaProps;
+  readonly subresources: CustomResourceSubresources;
+  /** The kind's own columns; the `Age` column is appended. */
+  readonly printerColumns: readonly PrinterColumn[];
+}
+
+/** A namespaced CRD with the single served and stored version `v1alpha1`, as all four of ours are. */
+export function namespacedCrd(o: NamespacedCrdOptions): CustomResourceDefinition {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${o.plural}.${o.group}` },
+    spec: {
+      group: o.group,
+      names: {
+        kind: o.kind,
+        listKind: `${o.kind}List`,
+        plural: o.plural,
+        singular: o.kind.toLowerCase(),
+        ...(o.shortNames ? { shortNames: [...o.shortNames] } : {}),
+        ...(o.categories ? { categories: [...o.categories] } : {}),
+      },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: VERSION,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: rootSchema(o.description, o.spec, o.status) },
+          subresources: o.subresources,
+          additionalPrinterColumns: [...o.printerColumns, ageColumn],
+        },
+      ],
+    },
+  };
+}

@@ -4,16 +4,15 @@
  * category, the Age column, an object type on `parameters`, and `affinity`, `priorityClassName` and
  * `runtimeClassName` under `scheduling`.
  */
-import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames, VERSION } from '../api/constants';
+import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames } from '../api/constants';
 import {
-  ageColumn,
   array,
   freeformObject,
   imagesSchema,
   int64,
   localObjectReferenceSchema,
   object,
-  rootSchema,
+  namespacedCrd,
   str,
   stringMap,
   type CustomResourceDefinition,
@@ -120,39 +119,18 @@ const specSchema: JSONSchemaProps = object(
   { required: ['provisioner'] },
 );
 
-export const virtualTargetClassCrd: CustomResourceDefinition = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${Plurals.VirtualTargetClass}.${GROUP}` },
-  spec: {
-    group: GROUP,
-    names: {
-      kind: Kinds.VirtualTargetClass,
-      listKind: `${Kinds.VirtualTargetClass}List`,
-      plural: Plurals.VirtualTargetClass,
-      singular: Kinds.VirtualTargetClass.toLowerCase(),
-      shortNames: [ShortNames.VirtualTargetClass],
-      categories: [CATEGORY],
-    },
-    scope: 'Namespaced',
-    versions: [
-      {
-        name: VERSION,
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: rootSchema(
-            'A namespaced backend profile for virtual targets: the provisioner, its parameters, credentials and Pod placement that ExporterSets build on.',
-            specSchema,
-          ),
-        },
-        subresources: {},
-        additionalPrinterColumns: [
-          { name: 'Provisioner', type: 'string', jsonPath: '.spec.provisioner' },
-          { name: 'Binding', type: 'string', jsonPath: '.spec.bindingMode' },
-          ageColumn,
-        ],
-      },
-    ],
-  },
-};
+export const virtualTargetClassCrd: CustomResourceDefinition = namespacedCrd({
+  group: GROUP,
+  kind: Kinds.VirtualTargetClass,
+  plural: Plurals.VirtualTargetClass,
+  shortNames: [ShortNames.VirtualTargetClass],
+  categories: [CATEGORY],
+  description:
+    'A namespaced backend profile for virtual targets: the provisioner, its parameters, credentials and Pod placement that ExporterSets build on.',
+  spec: specSchema,
+  subresources: {},
+  printerColumns: [
+    { name: 'Provisioner', type: 'string', jsonPath: '.spec.provisioner' },
+    { name: 'Binding', type: 'string', jsonPath: '.spec.bindingMode' },
+  ],
+});
