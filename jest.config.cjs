@@ -14,6 +14,7 @@ module.exports = {
   moduleNameMapper: {
     '^virtual-exporters$': '<rootDir>/lib/index.ts',
     '^virtual-exporters/(.*)$': '<rootDir>/lib/$1/index.ts',
+    '^virtual-exporters-controller/testing$': '<rootDir>/controller/src/testing/index.ts',
   },
   testTimeout: 60000,
 };
