@@ -39,6 +39,8 @@ export interface AdmissionCause {
   /** Kubernetes field path, e.g. `spec.minReplicas`. */
   field: string;
   message: string;
+  /** Kubernetes' cause type (`FieldValueInvalid`, `FieldValueRequired`, ...); absent: `FieldValueInvalid`. */
+  reason?: string;
 }
 
 /** Admission of one resource type: defaulting + structural validation + CEL (our CRDs only). */

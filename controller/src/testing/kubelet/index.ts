@@ -1,0 +1,5 @@
+// The kubelet simulator of the test cluster: Pod phases, exporter processes, faults.
+export * from './exporter-config';
+export * from './faults';
+export * from './pod-status';
+export * from './simulator';

@@ -1,0 +1,531 @@
+/**
+ * The HTTP face of the test cluster: a `node:http` server on 127.0.0.1 that speaks the Kubernetes REST
+ * API over an `ObjectStore` — discovery, get/list/watch, create, update, patch (merge, JSON, strategic
+ * as merge), delete and deletecollection, the status and scale subresources — with `Status` error
+ * bodies, bearer-token identities, request counters and fault injection. Storage semantics
+ * (versions, conflicts, admission, finalizers, GC, selectors, checking a body against its URL) belong
+ * to the store; this layer routes, parses bodies and query parameters, and renders results.
+ *
+ * Deliberate gaps: `dryRun` is refused with 400 (so a caller relying on it notices), `limit` and
+ * `continue` are ignored (every list is one page), server-side apply is 415, protobuf and YAML bodies
+ * are 415, `/openapi/*` is 404.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RequestCounters, type RequestAttributes } from './counters';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
+import { FaultInjector } from './faults';
+import { isTrue, route, type ResourceRoute } from './http-route';
+import { ANONYMOUS_IDENTITY, identityOfToken } from './kubeconfig';
+import {
+  ApiError,
+  apiVersionOf,
+  type DeleteOptions,
+  type KubeObject,
+  type ObjectStore,
+  type PatchType,
+  type ResourceType,
+  type Subresource,
+} from './types';
+import { serveWatch, withTypeMeta, type WatchStream } from './watch-stream';
+
+export interface ApiServerOptions {
+  readonly store: ObjectStore;
+  /** @default a new RequestCounters */
+  readonly counters?: RequestCounters;
+  /** @default a new FaultInjector (seed 1) */
+  readonly faults?: FaultInjector;
+  /**
+   * A watch without `timeoutSeconds` ends after a random time between this and twice this (real
+   * seconds), as kube-apiserver spreads its watch timeouts.
+   * @default 30
+   */
+  readonly watchTimeoutSeconds?: number;
+  /** @default 0 (an ephemeral port) */
+  readonly port?: number;
+}
+
+export interface ApiServer {
+  /** `http://127.0.0.1:<port>` */
+  readonly url: string;
+  readonly port: number;
+  readonly counters: RequestCounters;
+  readonly faults: FaultInjector;
+  /** Ends open watches, closes every connection and stops listening. */
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = 'application/json';
+const PATCH_TYPES: Record<string, PatchType> = {
+  'application/merge-patch+json': 'merge',
+  'application/json-patch+json': 'json',
+  'application/strategic-merge-patch+json': 'strategic',
+};
+
+/** Starts the API server on 127.0.0.1. */
+export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
+  const counters = options.counters ?? new RequestCounters();
+  const faults = options.faults ?? new FaultInjector();
+  const context: HandlerContext = {
+    store: options.store,
+    counters,
+    faults,
+    watchTimeoutMs: (options.watchTimeoutSeconds ?? 30) * 1000,
+    watches: new Set(),
+    sleeps: new Set(),
+    serverAddress: '',
+    closed: false,
+  };
+  const server = createServer((req, res) => {
+    handle(context, req, res).catch((error: unknown) => {
+      if (!res.headersSent && !res.destroyed) sendError(res, error);
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  context.serverAddress = `127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    counters,
+    faults,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        context.closed = true;
+        for (const watch of context.watches) watch.close();
+        for (const wake of context.sleeps) wake();
+        server.close(() => resolve());
+        // Let the ends of the watch streams reach the sockets before cutting what is left.
+        setImmediate(() => server.closeAllConnections());
+      });
+      return closing;
+    },
+  };
+}
+
+interface HandlerContext {
+  readonly store: ObjectStore;
+  readonly counters: RequestCounters;
+  readonly faults: FaultInjector;
+  readonly watchTimeoutMs: number;
+  /** Open watch streams, ended on close. */
+  readonly watches: Set<WatchStream>;
+  /** Pending latency sleeps, cut short on close. */
+  readonly sleeps: Set<() => void>;
+  serverAddress: string;
+  /** Set by close(): requests still waiting out injected latency are dropped, not served. */
+  closed: boolean;
+}
+
+async function handle(ctx: HandlerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://test-cluster');
+  const identity = authenticate(req.headers.authorization);
+  if (identity === undefined) {
+    sendJson(res, 401, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Unauthorized',
+      reason: 'Unauthorized',
+      code: 401,
+    });
+    return;
+  }
+  const method = req.method ?? 'GET';
+  let target: ReturnType<typeof route>;
+  try {
+    target = route(method, url.pathname, url.searchParams);
+  } catch {
+    sendError(res, new ApiError(400, 'BadRequest', `malformed URL path: ${url.pathname}`));
+    return;
+  }
+  if (target === undefined) {
+    sendError(res, methodNotAllowed());
+    return;
+  }
+  if (target.type === 'nonResource') {
+    serveNonResource(ctx, res, method, target.path, identity);
+    return;
+  }
+
+  const attrs: RequestAttributes = {
+    identity,
+    verb: target.verb,
+    group: target.group,
+    version: target.version,
+    resource: target.plural,
+    subresource: target.subresource ?? '',
+    namespace: target.namespace ?? '',
+    name: target.name ?? '',
+    path: '',
+  };
+  const record = (code: number) => ctx.counters.record(attrs, code);
+  try {
+    const delay = ctx.faults.latencyFor(attrs);
+    if (delay > 0) await sleep(ctx, delay);
+    if (ctx.closed) {
+      res.destroy();
+      return;
+    }
+    const injected = ctx.faults.errorFor(attrs);
+    if (injected) throw injected;
+    const type = resolveType(ctx.store, target);
+    if (target.verb === 'watch') {
+      serveResourceWatch(ctx, res, target, type, url.searchParams, attrs);
+      return;
+    }
+    const body = await readBody(req);
+    const { code, object } = serveResource(ctx.store, target, type, url.searchParams, req, body);
+    record(code);
+    sendJson(res, code, object);
+  } catch (error) {
+    record(error instanceof ApiError ? error.code : 500);
+    sendError(res, error);
+  }
+}
+
+/** Maps the `Authorization` header to an identity; undefined for a token the cluster never issued. */
+function authenticate(header: string | undefined): string | undefined {
+  if (!header) return ANONYMOUS_IDENTITY;
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return match ? identityOfToken(match[1]) : undefined;
+}
+
+function serveNonResource(
+  ctx: HandlerContext,
+  res: ServerResponse,
+  method: string,
+  path: string,
+  identity: string,
+): void {
+  const registry = ctx.store.registry;
+  const parts = path.split('/').filter(Boolean);
+  let body: unknown;
+  if (path === '/api') body = apiVersions(ctx.serverAddress);
+  else if (path === '/apis') body = apiGroupList(registry);
+  else if (parts[0] === 'api' && parts.length === 2) body = apiResourceList(registry, '', parts[1]);
+  else if (parts[0] === 'apis' && parts.length === 2) body = apiGroupDocument(registry, parts[1]);
+  else if (parts[0] === 'apis' && parts.length === 3) body = apiResourceList(registry, parts[1], parts[2]);
+  else if (path === '/version') body = SERVER_VERSION;
+  else if (path === '/healthz' || path === '/livez' || path === '/readyz') body = 'ok';
+  const key = {
+    identity,
+    verb: 'get',
+    group: '',
+    resource: '',
+    subresource: '',
+    namespace: '',
+    path,
+  } as const;
+  const error =
+    body === undefined
+      ? new ApiError(404, 'NotFound', 'the server could not find the requested resource')
+      : method !== 'GET'
+        ? methodNotAllowed()
+        : undefined;
+  ctx.counters.record(key, error?.code ?? 200);
+  if (error) sendError(res, error);
+  else if (typeof body === 'string') {
+    res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+    res.end(body);
+  } else sendJson(res, 200, body);
+}
+
+/** The resource type a route names, after checking scope and subresource against it. */
+function resolveType(store: ObjectStore, target: ResourceRoute): ResourceType {
+  const type = store.registry.get(target.group, target.version, target.plural);
+  if (!type || (!type.namespaced && target.namespace !== undefined)) {
+    throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+  }
+  if (
+    type.namespaced &&
+    target.namespace === undefined &&
+    target.verb !== 'list' &&
+    target.verb !== 'watch'
+  ) {
+    throw methodNotAllowed();
+  }
+  if (target.subresource !== undefined) {
+    const known =
+      (target.subresource === 'status' && type.statusSubresource) ||
+      (target.subresource === 'scale' && type.scale !== undefined);
+    if (!known) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    if (!['get', 'update', 'patch'].includes(target.verb)) throw methodNotAllowed();
+  }
+  return type;
+}
+
+function serveResource(
+  store: ObjectStore,
+  target: ResourceRoute,
+  type: ResourceType,
+  query: URLSearchParams,
+  req: IncomingMessage,
+  body: Buffer,
+): { code: number; object: unknown } {
+  const { namespace } = target;
+  const name = target.name ?? '';
+  const subresource = target.subresource as Subresource | undefined;
+  if (query.get('dryRun')) {
+    throw new ApiError(
+      400,
+      'BadRequest',
+      'dryRun is not supported by the test cluster; send the request without it',
+    );
+  }
+  switch (target.verb) {
+    case 'get':
+      return { code: 200, object: withTypeMeta(store.get(type, namespace, name, subresource), type) };
+    case 'list': {
+      const list = store.list(type, namespace, selectors(query));
+      return {
+        code: 200,
+        object: {
+          kind: type.listKind,
+          apiVersion: apiVersionOf(type),
+          metadata: { resourceVersion: list.resourceVersion },
+          items: list.items.map((item) => withTypeMeta(item, type)),
+        },
+      };
+    }
+    case 'create': {
+      const object = objectBody(req, body);
+      return { code: 201, object: withTypeMeta(store.create(type, namespace, object), type) };
+    }
+    case 'update': {
+      const object = objectBody(req, body);
+      return {
+        code: 200,
+        object: withTypeMeta(store.update(type, namespace, name, object, subresource), type),
+      };
+    }
+    case 'patch': {
+      const contentType = mediaType(req);
+      const patchType = PATCH_TYPES[contentType];
+      if (!patchType) {
+        throw new ApiError(
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format - accepted media types include: ${Object.keys(PATCH_TYPES).join(', ')}`,
+        );
+      }
+      const patch = parseJson(body);
+      if (patchType === 'json' ? !Array.isArray(patch) : !isObject(patch)) {
+        throw new ApiError(
+          400,
+          'BadRequest',
+          `a ${contentType} patch must be a JSON ${patchType === 'json' ? 'array' : 'object'}`,
+        );
+      }
+      return {
+        code: 200,
+        object: withTypeMeta(store.patch(type, namespace, name, patchType, patch, subresource), type),
+      };
+    }
+    case 'delete':
+      return {
+        code: 200,
+        object: withTypeMeta(store.delete(type, namespace, name, deleteOptions(query, body)), type),
+      };
+    case 'deletecollection': {
+      const options = deleteOptions(query, body);
+      for (const item of store.list(type, namespace, selectors(query)).items) {
+        try {
+          store.delete(type, item.metadata.namespace, item.metadata.name ?? '', options);
+        } catch (error) {
+          // Gone meanwhile (e.g. collected with its owner): that is what was asked.
+          if (!(error instanceof ApiError && error.code === 404)) throw error;
+        }
+      }
+      return { code: 200, object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' } };
+    }
+    case 'watch':
+      throw new Error('watches are served as streams');
+  }
+}
+
+function serveResourceWatch(
+  ctx: HandlerContext,
+  res: ServerResponse,
+  target: ResourceRoute,
+  type: ResourceType,
+  query: URLSearchParams,
+  attrs: RequestAttributes,
+): void {
+  const { labelSelector, fieldSelector } = selectors(query);
+  // A watch on a named object is a watch of the collection restricted to that name.
+  const byName = target.name !== undefined ? `metadata.name=${target.name}` : undefined;
+  const timeoutSeconds = Number(query.get('timeoutSeconds'));
+  const timeoutMs =
+    timeoutSeconds > 0 ? timeoutSeconds * 1000 : ctx.watchTimeoutMs * (1 + ctx.faults.random());
+  const stream = serveWatch(res, {
+    store: ctx.store,
+    type,
+    namespace: target.namespace,
+    options: {
+      labelSelector,
+      fieldSelector: [fieldSelector, byName].filter(Boolean).join(',') || undefined,
+      resourceVersion: query.get('resourceVersion') || undefined,
+      allowBookmarks: isTrue(query.get('allowWatchBookmarks')),
+    },
+    timeoutMs,
+    fault: ctx.faults.watchFaultFor(attrs),
+    onStart: (code) => ctx.counters.record(attrs, code),
+    onRefused: (error) => {
+      ctx.counters.record(attrs, error instanceof ApiError ? error.code : 500);
+      sendError(res, error);
+    },
+  });
+  ctx.watches.add(stream);
+  void stream.done.then(() => ctx.watches.delete(stream));
+}
+
+function selectors(query: URLSearchParams): { labelSelector?: string; fieldSelector?: string } {
+  return {
+    labelSelector: query.get('labelSelector') || undefined,
+    fieldSelector: query.get('fieldSelector') || undefined,
+  };
+}
+
+/**
+ * The object of a create or update: a JSON object. The store checks it against the URL (namespace,
+ * name, apiVersion and kind) as kube-apiserver does.
+ */
+function objectBody(req: IncomingMessage, body: Buffer): KubeObject {
+  const contentType = mediaType(req);
+  if (contentType !== '' && contentType !== JSON_TYPE && contentType !== '*/*') {
+    throw new ApiError(
+      415,
+      'UnsupportedMediaType',
+      `the body of the request was in an unknown format - accepted media types include: ${JSON_TYPE}`,
+    );
+  }
+  const parsed = parseJson(body);
+  if (!isObject(parsed)) throw new ApiError(400, 'BadRequest', 'the request body must be a JSON object');
+  return parsed as KubeObject;
+}
+
+/** DeleteOptions from the body (if any) and the query (`propagationPolicy`, `orphanDependents`). */
+function deleteOptions(query: URLSearchParams, body: Buffer): DeleteOptions {
+  const parsed = body.length > 0 ? parseJson(body) : {};
+  if (!isObject(parsed)) throw new ApiError(400, 'BadRequest', 'DeleteOptions must be a JSON object');
+  if (Array.isArray(parsed.dryRun) && parsed.dryRun.length > 0) {
+    throw new ApiError(
+      400,
+      'BadRequest',
+      'dryRun is not supported by the test cluster; send the request without it',
+    );
+  }
+  let policy = query.get('propagationPolicy') ?? parsed.propagationPolicy;
+  const orphan = query.get('orphanDependents') ?? parsed.orphanDependents;
+  if (policy === undefined && orphan !== undefined && orphan !== null) {
+    policy = orphan === true || orphan === 'true' ? 'Orphan' : 'Background';
+  }
+  if (
+    policy !== undefined &&
+    policy !== null &&
+    !['Background', 'Foreground', 'Orphan'].includes(String(policy))
+  ) {
+    throw new ApiError(
+      400,
+      'BadRequest',
+      `propagationPolicy ${String(policy)} is not one of Background, Foreground, Orphan`,
+    );
+  }
+  const preconditions = isObject(parsed.preconditions) ? parsed.preconditions : undefined;
+  return {
+    ...(policy ? { propagationPolicy: policy as DeleteOptions['propagationPolicy'] } : {}),
+    ...(preconditions
+      ? {
+          preconditions: {
+            ...(typeof preconditions.uid === 'string' ? { uid: preconditions.uid } : {}),
+            ...(typeof preconditions.resourceVersion === 'string'
+              ? { resourceVersion: preconditions.resourceVersion }
+              : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+function mediaType(req: IncomingMessage): string {
+  return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch (error) {
+    throw new ApiError(400, 'BadRequest', `the request body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function sleep(ctx: HandlerContext, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      ctx.sleeps.delete(wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    ctx.sleeps.add(wake);
+  });
+}
+
+function methodNotAllowed(): ApiError {
+  return new ApiError(
+    405,
+    'MethodNotAllowed',
+    'the server does not allow this method on the requested resource',
+  );
+}
+
+function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  if (res.destroyed || res.headersSent) return;
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** Any failure as a `Status`; errors that are not `ApiError`s are server bugs and answer 500. */
+function sendError(res: ServerResponse, error: unknown): void {
+  const apiError =
+    error instanceof ApiError
+      ? error
+      : new ApiError(
+          500,
+          'InternalError',
+          `Internal error occurred: ${(error as Error)?.message ?? String(error)}`,
+        );
+  const retryAfter = apiError.details?.retryAfterSeconds;
+  sendJson(
+    res,
+    apiError.code,
+    apiError.toStatus(),
+    retryAfter !== undefined ? { 'Retry-After': String(retryAfter) } : {},
+  );
+}
