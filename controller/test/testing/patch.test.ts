@@ -1,16 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { applyJsonPatch, applyMergePatch, applyPatch } from '../../src/testing/patch';
-import { ApiError } from '../../src/testing/types';
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError');
-}
+import { apiError } from './store-support';
 
 describe('JSON merge patch (RFC 7386)', () => {
   it.each([

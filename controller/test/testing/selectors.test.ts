@@ -1,17 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { matchesSelector } from 'virtual-exporters';
 import { objectFilter, parseFieldSelector, parseLabelSelector } from '../../src/testing/selectors';
-import { ApiError, type KubeObject } from '../../src/testing/types';
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError');
-}
+import type { KubeObject } from '../../src/testing/types';
+import { apiError } from './store-support';
 
 describe('parseLabelSelector', () => {
   it.each([

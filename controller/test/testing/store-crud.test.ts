@@ -3,7 +3,8 @@ import { jumpstarterCrds, ourCrds } from 'virtual-exporters';
 import { manualClock } from '../../src/testing/clock';
 import { createRegistry } from '../../src/testing/registry';
 import { createStore } from '../../src/testing/store';
-import { ApiError, type KubeObject, type ResourceType } from '../../src/testing/types';
+import type { KubeObject, ResourceType } from '../../src/testing/types';
+import { apiError } from './store-support';
 
 const registry = createRegistry([...ourCrds, ...jumpstarterCrds]);
 const type = (group: string, plural: string): ResourceType =>
@@ -30,17 +31,6 @@ const configMap = (
   metadata: { name, ...extra },
   data,
 });
-
-/** The ApiError `fn` throws. */
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('store › create', () => {
   it('sets uid, creationTimestamp (whole seconds of the clock), resourceVersion and generation 1', () => {

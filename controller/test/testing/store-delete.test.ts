@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { manualClock } from '../../src/testing/clock';
 import { createRegistry } from '../../src/testing/registry';
 import { createStore } from '../../src/testing/store';
-import { ApiError, type KubeObject, type ResourceType, type WatchEvent } from '../../src/testing/types';
+import type { KubeObject, ResourceType, WatchEvent } from '../../src/testing/types';
+import { apiError } from './store-support';
 
 const registry = createRegistry();
 const configMaps = registry.get('', 'v1', 'configmaps')!;
@@ -20,16 +21,6 @@ const cm = (name: string, finalizers?: string[]): KubeObject => ({
   kind: 'ConfigMap',
   metadata: { name, ...(finalizers ? { finalizers } : {}) },
 });
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError');
-}
 
 const exists = (store: ReturnType<typeof setup>['store'], rt: ResourceType, name: string) =>
   store.list(rt, 'lab', { fieldSelector: `metadata.name=${name}` }).items.length > 0;

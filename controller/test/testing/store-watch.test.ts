@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { manualClock } from '../../src/testing/clock';
 import { createRegistry } from '../../src/testing/registry';
 import { createStore } from '../../src/testing/store';
-import { ApiError, type KubeObject, type WatchEvent } from '../../src/testing/types';
+import type { KubeObject, WatchEvent } from '../../src/testing/types';
+import { apiError } from './store-support';
 
 const registry = createRegistry();
 const configMaps = registry.get('', 'v1', 'configmaps')!;
@@ -19,16 +20,6 @@ const cm = (name: string, labels?: Record<string, string>): KubeObject => ({
 });
 
 const summary = (events: WatchEvent[]) => events.map((e) => `${e.type} ${e.object.metadata.name ?? ''}`);
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('store › watch', () => {
   it.each([undefined, '0'])(

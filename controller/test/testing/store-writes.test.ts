@@ -3,7 +3,8 @@ import { jumpstarterCrds, LeaseRuleMessages, ourCrds, RuleMessages } from 'virtu
 import { manualClock } from '../../src/testing/clock';
 import { createRegistry } from '../../src/testing/registry';
 import { createStore } from '../../src/testing/store';
-import { ApiError, type KubeObject, type ResourceType, type WatchEvent } from '../../src/testing/types';
+import type { KubeObject, ResourceType, WatchEvent } from '../../src/testing/types';
+import { apiError } from './store-support';
 
 const registry = createRegistry([...ourCrds, ...jumpstarterCrds]);
 const type = (group: string, plural: string): ResourceType =>
@@ -19,16 +20,6 @@ function setup() {
   store.watch(exporterSets, 'lab', {}, (e) => events.push(e));
   store.watch(configMaps, 'lab', {}, (e) => events.push(e));
   return { store, events };
-}
-
-function apiError(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ApiError) return err;
-    throw err;
-  }
-  throw new Error('expected an ApiError');
 }
 
 function exporterSet(name = 'pool', spec: Record<string, unknown> = {}): KubeObject {
