@@ -47,7 +47,29 @@ describe('module boundaries (ARCHITECTURE.md)', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps the front ends apart: cdk8s users load no Pulumi, Pulumi users no cdk8s', () => {
+    const offenders = [
+      ...sources('lib/cdk8s').flatMap((file) =>
+        importsOf(file)
+          .filter((spec) => spec.startsWith('@pulumi/') || spec.includes('/pulumi'))
+          .map((spec) => `${file} imports ${spec}`),
+      ),
+      ...sources('lib/pulumi').flatMap((file) =>
+        importsOf(file)
+          .filter(
+            (spec) =>
+              /^(cdk8s|cdk8s-plus-\d+|constructs)$/.test(spec) ||
+              spec.includes('/cdk8s') ||
+              spec.includes('imports/'),
+          )
+          .map((spec) => `${file} imports ${spec}`),
+      ),
+    ];
+    expect(offenders).toEqual([]);
+  });
+
   it('finds the imports it checks', () => {
     expect(importsOf('lib/cdk8s/exporter-set.ts')).toContain('cdk8s');
+    expect(importsOf('lib/pulumi/exporter-set.ts')).toContain('@pulumi/pulumi');
   });
 });

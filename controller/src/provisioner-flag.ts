@@ -1,4 +1,4 @@
-import { getProvisioner, knownProvisionerNames, type Provisioner } from 'virtual-exporters';
+import { getProvisioner, implementedProvisionerNames, type Provisioner } from 'virtual-exporters';
 
 /**
  * Resolves `--provisioner=<name>` (JEP DD-2: one binary, one Deployment per provisioner). An unknown
@@ -6,7 +6,7 @@ import { getProvisioner, knownProvisionerNames, type Provisioner } from 'virtual
  * fails loudly instead of reconciling nothing.
  */
 export function resolveProvisionerFlag(name: string | undefined): Provisioner {
-  const known = knownProvisionerNames().join(', ');
+  const known = implementedProvisionerNames().join(', ');
   if (name === undefined || name.trim() === '') {
     throw new Error(`--provisioner is required; this controller implements: ${known}`);
   }

@@ -8,13 +8,19 @@ describe('--provisioner flag', () => {
 
   it('requires a provisioner and lists the known ones', () => {
     expect(() => resolveProvisionerFlag(undefined)).toThrow(
-      '--provisioner is required; this controller implements: qemu.jumpstarter.dev',
+      /^--provisioner is required; this controller implements: qemu\.jumpstarter\.dev$/,
+    );
+  });
+
+  it('refuses a provisioner the JEP names but this build does not implement', () => {
+    expect(() => resolveProvisionerFlag('corellium.jumpstarter.dev')).toThrow(
+      /^--provisioner=corellium\.jumpstarter\.dev is not implemented by this controller; use one of: qemu\.jumpstarter\.dev$/,
     );
   });
 
   it('rejects an unknown provisioner and lists the known ones', () => {
     expect(() => resolveProvisionerFlag('qemu.example.com')).toThrow(
-      '--provisioner=qemu.example.com is not implemented by this controller; use one of: qemu.jumpstarter.dev',
+      /^--provisioner=qemu\.example\.com is not implemented by this controller; use one of: qemu\.jumpstarter\.dev$/,
     );
   });
 });

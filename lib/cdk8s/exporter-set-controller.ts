@@ -5,6 +5,7 @@ import {
   DEFAULT_INSTALL_NAMESPACE,
   type ExporterSetControllerInput,
 } from '../manifests/installer';
+import { installerProp } from '../manifests/prop-paths';
 import { validateExporterSetControllerInput } from '../manifests/validate-installer';
 import { constructError } from './errors';
 
@@ -25,7 +26,7 @@ export class ExporterSetController extends Construct {
   constructor(scope: Construct, id: string, props: ExporterSetControllerProps = {}) {
     super(scope, id);
     const issues = validateExporterSetControllerInput(props);
-    if (issues.length > 0) throw constructError(this, 'ExporterSetController', issues, (p) => p);
+    if (issues.length > 0) throw constructError(this, 'ExporterSetController', issues, installerProp);
     this.namespace = props.namespace ?? DEFAULT_INSTALL_NAMESPACE;
 
     this.apiObjects = buildExporterSetController(props).map((obj) => {

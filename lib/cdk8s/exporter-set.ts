@@ -11,10 +11,11 @@ import type {
 } from '../api';
 import type { ValidationIssue } from '../core/issue';
 import { validateExporterSet } from '../core/validate-exporter-set';
-import { validateExporterSetReferences } from '../core/validate-references';
+import { derivedSelectorIssues, exporterSetClassIssues } from '../manifests/checks';
 import { buildExporterSet } from '../manifests/exporter-set';
-import { getProvisioner, knownProvisionerNames, RESERVED_PROVISIONERS } from '../provisioners/registry';
-import { constructError, issueLines, type PropPathMapper } from './errors';
+import { issueLines } from '../manifests/messages';
+import { exporterSetProp } from '../manifests/prop-paths';
+import { constructError } from './errors';
 import { toGoDuration } from './units';
 import type { IVirtualTargetClass } from './virtual-target-class';
 
@@ -52,32 +53,8 @@ export interface ExporterSetProps {
   readonly template: ExporterTemplateProps;
 }
 
-/** Wire path → prop path, so errors name what the user wrote. */
-export const exporterSetProp: PropPathMapper = (wirePath) =>
-  wirePath
-    .replace(/^spec\.template\.metadata\./, 'template.')
-    .replace(/^spec\.template\.spec\.drivers/, 'template.drivers')
-    .replace(/^spec\.virtualTargetClassName/, 'virtualTargetClass')
-    .replace(/^spec\./, '');
-
-/**
- * A selector derived from no labels would be `{}`, which selects every Exporter in the namespace:
- * the CRD allows it, but as a default it is never what the author meant.
- */
-export function derivedSelectorIssues(
-  props: Pick<ExporterSetProps, 'selector' | 'template'>,
-): ValidationIssue[] {
-  if (props.selector !== undefined || Object.keys(props.template.labels ?? {}).length > 0) return [];
-  return [
-    {
-      path: 'spec.template.metadata.labels',
-      value: props.template.labels,
-      message:
-        'give the instances at least one label (leases select on labels) or an explicit selector; ' +
-        'a selector derived from no labels would select every Exporter in the namespace',
-    },
-  ];
-}
+// Shared with the Pulumi front end; re-exported here, where cdk8s users found them first.
+export { derivedSelectorIssues, exporterSetProp };
 
 /**
  * A warm pool of virtual exporters (SPEC §1): scaling bounds, the class it uses, and the template
@@ -140,24 +117,8 @@ export class ExporterSet extends Construct {
     const set = this.toManifest();
     const own = validateExporterSet(set);
     if (own.length > 0) return own;
-    const cls = this.virtualTargetClass;
-    const manifest = cls.toManifest();
+    const manifest = this.virtualTargetClass.toManifest();
     if (!manifest) return []; // imported by name: the controller checks it in the cluster
-    if (cls.namespace !== this.namespace) {
-      return [
-        {
-          path: 'spec.virtualTargetClassName',
-          value: cls.name,
-          message:
-            `the class is in namespace ${JSON.stringify(cls.namespace ?? '')} but the set is in ` +
-            `${JSON.stringify(this.namespace ?? '')}; a set may only use a class in its own namespace, ` +
-            'so define the class there or move the set',
-        },
-      ];
-    }
-    return validateExporterSetReferences(set, manifest, getProvisioner, {
-      reservedProvisioners: RESERVED_PROVISIONERS,
-      knownProvisioners: knownProvisionerNames(),
-    });
+    return exporterSetClassIssues(set, manifest);
   }
 }

@@ -11,18 +11,11 @@ import {
   type RecycleStrategy,
   type Scheduling,
 } from '../api';
-import { validateExporterSet } from '../core/validate-exporter-set';
-import { validateExporterSetReferences } from '../core/validate-references';
-import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
-import {
-  buildQemuPool,
-  DEFAULT_QEMU_DRIVERS,
-  qemuPoolParameters,
-  type QemuPoolInput,
-} from '../manifests/qemu-pool';
-import { getProvisioner, knownProvisionerNames, RESERVED_PROVISIONERS } from '../provisioners/registry';
-import { constructError, type PropPathMapper } from './errors';
-import { derivedSelectorIssues, ExporterSet, exporterSetProp } from './exporter-set';
+import { qemuPoolIssues } from '../manifests/checks';
+import { qemuPoolProp } from '../manifests/prop-paths';
+import { DEFAULT_QEMU_DRIVERS, qemuPoolParameters, type QemuPoolInput } from '../manifests/qemu-pool';
+import { constructError } from './errors';
+import { ExporterSet } from './exporter-set';
 import { toGoDuration, toQuantity } from './units';
 import { VirtualTargetClass } from './virtual-target-class';
 
@@ -77,32 +70,6 @@ export interface QemuPoolProps {
   readonly images?: Images;
 }
 
-const PARAMETER_PROPS: Record<string, string> = {
-  'resources.cpu': 'cpu',
-  'resources.memory': 'memory',
-  'resources.storage': 'storage',
-  arch: 'arch',
-  machineType: 'machineType',
-  kvm: 'kvm',
-};
-
-/** Wire paths of the class and set → the pool's props. */
-const poolProp: PropPathMapper = (wirePath) => {
-  const param = /^spec\.parameters(?:\.(.*))?$/.exec(wirePath);
-  if (param) {
-    const rest = param[1] ?? '';
-    for (const [key, prop] of Object.entries(PARAMETER_PROPS)) {
-      if (rest === key || rest.startsWith(`${key}.`)) return prop + rest.slice(key.length);
-    }
-    if (rest === 'firmware' || rest.startsWith('firmware.')) return rest;
-    return rest ? `extraParameters.${rest}` : 'extraParameters';
-  }
-  if (wirePath.startsWith('spec.template.metadata.labels'))
-    return wirePath.replace('spec.template.metadata.', '');
-  if (wirePath.startsWith('spec.template.spec.drivers')) return wirePath.replace('spec.template.spec.', '');
-  return exporterSetProp(wirePath);
-};
-
 /**
  * The common case in one construct: typed QEMU settings, board labels, drivers and pool sizes
  * become a `VirtualTargetClass` (`Class`) and an `ExporterSet` (`Set`) using it. Everything,
@@ -142,23 +109,8 @@ export class QemuPool extends Construct {
       scheduling: props.scheduling,
       images: props.images,
     };
-    const preview = buildQemuPool(input);
-    const classIssues = validateVirtualTargetClass(preview.virtualTargetClass);
-    const setIssues = validateExporterSet(preview.exporterSet);
-    const issues = [
-      ...derivedSelectorIssues({ selector: props.selector, template: { labels: props.labels } }),
-      ...classIssues,
-      ...setIssues,
-    ];
-    if (issues.length === 0) {
-      issues.push(
-        ...validateExporterSetReferences(preview.exporterSet, preview.virtualTargetClass, getProvisioner, {
-          reservedProvisioners: RESERVED_PROVISIONERS,
-          knownProvisioners: knownProvisionerNames(),
-        }),
-      );
-    }
-    if (issues.length > 0) throw constructError(this, 'QemuPool', issues, poolProp);
+    const issues = qemuPoolIssues(input);
+    if (issues.length > 0) throw constructError(this, 'QemuPool', issues, qemuPoolProp);
 
     this.virtualTargetClass = new VirtualTargetClass(this, 'Class', {
       metadata: { name: props.className ?? props.metadata?.name, namespace },

@@ -13,7 +13,9 @@ import type {
 } from '../api';
 import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
 import { buildVirtualTargetClass } from '../manifests/virtual-target-class';
-import { constructError, issueLines } from './errors';
+import { issueLines } from '../manifests/messages';
+import { virtualTargetClassProp as classProp } from '../manifests/prop-paths';
+import { constructError } from './errors';
 
 /** A VirtualTargetClass an ExporterSet can use: defined in this app, or imported by name. */
 export interface IVirtualTargetClass extends IConstruct {
@@ -43,13 +45,6 @@ export interface VirtualTargetClassProps {
   readonly caBundle?: ConfigMapKeyReference;
   /** Image overrides; a set's own `images` replace these. @default the provisioner's images */
   readonly images?: Images;
-}
-
-function classProp(wirePath: string): string {
-  if (wirePath === 'spec.credentialsSecretRef.name') return 'credentialsSecretName';
-  if (wirePath.startsWith('spec.caBundleConfigMapRef'))
-    return wirePath.replace('spec.caBundleConfigMapRef', 'caBundle');
-  return wirePath.replace(/^spec\./, '');
 }
 
 type Quantities = Readonly<Record<string, string | number>> | undefined;

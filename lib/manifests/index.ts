@@ -5,3 +5,6 @@ export * from './qemu-pool';
 export * from './rbac';
 export * from './installer';
 export * from './validate-installer';
+export * from './messages';
+export * from './prop-paths';
+export * from './checks';

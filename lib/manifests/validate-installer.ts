@@ -12,6 +12,11 @@ function namespaceIssues(path: string, value: string): ValidationIssue[] {
   return validateDns1123Label(value).map((message) => ({ path, value, message: `namespace ${message}` }));
 }
 
+/** Registered provisioners only: the reserved JEP names are known but have no controller to deploy. */
+function implementedProvisioners(): string[] {
+  return knownProvisionerNames().filter((name) => getProvisioner(name) !== undefined);
+}
+
 /**
  * The installer's argument rules: names Kubernetes accepts, provisioners this controller build
  * implements (a Deployment for any other would crash-loop), and settings that cannot fight.
@@ -34,7 +39,7 @@ export function validateExporterSetControllerInput(input: ExporterSetControllerI
         issues.push({
           path: `provisioners[${i}]`,
           value: p,
-          message: `is not a provisioner the controller implements; use one of: ${knownProvisionerNames().join(', ')}`,
+          message: `is not a provisioner the controller implements; use one of: ${implementedProvisioners().join(', ')}`,
         });
       } else if (provisioners.indexOf(p) !== i) {
         issues.push({

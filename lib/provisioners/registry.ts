@@ -29,6 +29,11 @@ export class ProvisionerRegistry {
     return this.byName.get(name);
   }
 
+  /** Implemented (registered) names, sorted. */
+  implementedNames(): string[] {
+    return [...this.byName.keys()].sort();
+  }
+
   /** Implemented (registered) names, then the reserved ones not registered, each sorted. */
   knownNames(): string[] {
     const registered = [...this.byName.keys()].sort();
@@ -80,6 +85,11 @@ export function getProvisioner(name: string): Provisioner | undefined {
 /** Every name a class may use: registered provisioners first, then reserved ones. */
 export function knownProvisionerNames(): string[] {
   return defaultRegistry.knownNames();
+}
+
+/** The provisioners this build implements: what a controller Deployment can run with `--provisioner`. */
+export function implementedProvisionerNames(): string[] {
+  return defaultRegistry.implementedNames();
 }
 
 /** True for a JEP name this version accepts without validating its parameters. */

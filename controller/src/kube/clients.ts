@@ -1,0 +1,52 @@
+/**
+ * The API clients of the controller, made once from one KubeConfig: typed custom-object clients for
+ * our kinds and Jumpstarter's, CoreV1Api for Pods, Secrets, ConfigMaps and Events, and
+ * CoordinationV1Api for leader election. Every request of the controller goes through these, so the
+ * RBAC replay sees them under one identity.
+ */
+import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import type { Exporter, ExporterSet, Lease, VirtualTargetClass } from 'virtual-exporters';
+import { CustomObjectClient } from './custom-objects';
+import {
+  ExporterResource,
+  ExporterSetResource,
+  JumpstarterLeaseResource,
+  VirtualTargetClassResource,
+} from './resources';
+
+export interface KubeClients {
+  readonly kubeConfig: KubeConfig;
+  readonly custom: CustomObjectsApi;
+  readonly core: CoreV1Api;
+  readonly coordination: CoordinationV1Api;
+  readonly exporterSets: CustomObjectClient<ExporterSet>;
+  readonly virtualTargetClasses: CustomObjectClient<VirtualTargetClass>;
+  readonly exporters: CustomObjectClient<Exporter>;
+  /** Jumpstarter's Leases (read only: the controller never writes them). */
+  readonly leases: CustomObjectClient<Lease>;
+}
+
+export function createClients(kubeConfig: KubeConfig): KubeClients {
+  const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  return {
+    kubeConfig,
+    custom,
+    core: kubeConfig.makeApiClient(CoreV1Api),
+    coordination: kubeConfig.makeApiClient(CoordinationV1Api),
+    exporterSets: new CustomObjectClient<ExporterSet>(custom, ExporterSetResource),
+    virtualTargetClasses: new CustomObjectClient<VirtualTargetClass>(custom, VirtualTargetClassResource),
+    exporters: new CustomObjectClient<Exporter>(custom, ExporterResource),
+    leases: new CustomObjectClient<Lease>(custom, JumpstarterLeaseResource),
+  };
+}
+
+/**
+ * The KubeConfig of `--kubeconfig` when given; otherwise client-node's default lookup: `KUBECONFIG`,
+ * then `~/.kube/config`, then the in-cluster service account (what a Deployment uses).
+ */
+export function loadKubeConfig(path?: string): KubeConfig {
+  const kubeConfig = new KubeConfig();
+  if (path !== undefined) kubeConfig.loadFromFile(path);
+  else kubeConfig.loadFromDefault();
+  return kubeConfig;
+}

@@ -1,0 +1,340 @@
+/**
+ * One resource's informer: client-node's `ListWatch` (list, then watch from the list's
+ * resourceVersion, re-list on 410 Gone) made fit for a long-running controller.
+ *
+ * What client-node leaves to the caller, and this adds:
+ * - **Restart on error.** `ListWatch` re-watches after a clean end of stream and re-lists after a
+ *   410, but any other failure (a failed list, a refused or reset watch) emits `error` and stops it
+ *   for good. Here every such error schedules a restart with exponential backoff (reset by the next
+ *   successful list or watch event); a restart resumes from the last resourceVersion, and a 410 then
+ *   makes it re-list.
+ * - **A clean stop.** `ListWatch.stop()` during a list still opens the watch afterwards, and a watch
+ *   whose connection is being opened is not aborted. Here the watch is guarded: after `stop()` no
+ *   watch is opened and one being opened is aborted, and `stop()` waits for requests in flight, so
+ *   nothing is left open.
+ * - **`synced`.** Resolves once every watched namespace has been listed into the cache (the
+ *   controller must not plan from an empty cache: it would create twins of what it cannot see).
+ * - **A typed cache view** over one or several namespaces: one watch for all namespaces, or one per
+ *   namespace when the controller is limited to some (`--namespace`).
+ *
+ * Cached objects are shared, not copied: treat them as read-only.
+ */
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { systemClock, type Clock } from '../queue/clock';
+
+/** The least an informer needs of an object: its metadata. */
+export interface WireObject {
+  readonly metadata?: {
+    readonly name?: string;
+    readonly namespace?: string;
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly resourceVersion?: string;
+  };
+}
+
+/** Where an informer lists and watches. */
+export interface InformerSource<T> {
+  /** Plural resource name, for errors and logs. */
+  readonly resource: string;
+  /** The collection's watch path in `namespace` (all namespaces when undefined). */
+  path(namespace: string | undefined): string;
+  /** Lists the collection in `namespace` (all when undefined) as wire objects. */
+  list(namespace: string | undefined, labelSelector: string | undefined): Promise<ListOf<T>>;
+}
+
+export interface ListOf<T> {
+  readonly metadata?: { readonly resourceVersion?: string };
+  readonly items: T[];
+}
+
+/** Where an informer error came from; `retryInMs` is set when a restart was scheduled. */
+export interface InformerErrorContext {
+  readonly resource: string;
+  /** Undefined for an all-namespaces informer. */
+  readonly namespace?: string;
+  readonly retryInMs?: number;
+  /** `handler` when an event handler threw (the informer goes on). */
+  readonly source: 'watch' | 'handler';
+}
+
+export interface InformerOptions {
+  readonly kubeConfig: KubeConfig;
+  /** Namespaces to watch, one watch each; undefined or empty: one watch across all namespaces. */
+  readonly namespaces?: readonly string[];
+  /** Server-side label filter of the list and the watch. */
+  readonly labelSelector?: string;
+  /** Timeline of restart backoffs. @default systemClock */
+  readonly clock?: Clock;
+  /** Restart backoff after an error. @default 500 ms doubling to 30 s */
+  readonly restartBackoff?: { readonly initialMs?: number; readonly maxMs?: number };
+  readonly onError?: (error: unknown, context: InformerErrorContext) => void;
+}
+
+export type InformerEvent = 'add' | 'update' | 'delete';
+export type ObjectHandler<T> = (object: T) => void;
+
+/** Read access to an informer's cache. */
+export interface CacheView<T> {
+  /** Objects in `namespace`, or in every watched namespace when undefined. */
+  list(namespace?: string): T[];
+  get(namespace: string, name: string): T | undefined;
+  /** Objects whose label `key` equals `value`, in `namespace` or everywhere. */
+  byLabel(key: string, value: string, namespace?: string): T[];
+}
+
+export const DEFAULT_RESTART_BACKOFF = { initialMs: 500, maxMs: 30_000 } as const;
+
+/** A `Watch` that opens nothing once its informer is stopped and reports what it sees. */
+class GuardedWatch extends Watch {
+  constructor(
+    config: KubeConfig,
+    private readonly reflector: Reflector,
+  ) {
+    super(config);
+  }
+
+  override async watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController> {
+    const reflector = this.reflector;
+    if (reflector.stopped) {
+      const aborted = new AbortController();
+      aborted.abort();
+      return aborted;
+    }
+    // ListWatch opens its watch right after it applied a list to its cache: the cache is synced now.
+    reflector.watchOpening();
+    const opening = super.watch(
+      path,
+      queryParams,
+      (phase, apiObj, watchObj) => {
+        reflector.progressed();
+        callback(phase, apiObj, watchObj);
+      },
+      done,
+    );
+    const controller = await reflector.track(opening);
+    if (reflector.stopped) controller.abort();
+    return controller;
+  }
+}
+
+/** The ListWatch of one namespace (or of all), with its restart loop. */
+class Reflector {
+  readonly listWatch: ListWatch<KubernetesObject>;
+  stopped = false;
+  private listedSinceWatch = false;
+  private synced = false;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private cancelRestart?: () => void;
+  private nextBackoffMs: number;
+  private resolveSynced!: () => void;
+  readonly syncedPromise = new Promise<void>((resolve) => (this.resolveSynced = resolve));
+
+  constructor(
+    private readonly options: InformerOptions,
+    private readonly source: InformerSource<unknown>,
+    readonly namespace: string | undefined,
+    private readonly onErrorReport: (error: unknown, context: InformerErrorContext) => void,
+  ) {
+    this.nextBackoffMs = this.backoff.initialMs;
+    const listFn = async (): Promise<KubernetesListObject<KubernetesObject>> => {
+      const list = await this.track(source.list(namespace, options.labelSelector));
+      this.listedSinceWatch = true;
+      this.progressed();
+      return list as KubernetesListObject<KubernetesObject>;
+    };
+    this.listWatch = new ListWatch(
+      source.path(namespace),
+      new GuardedWatch(options.kubeConfig, this),
+      listFn,
+      false,
+      options.labelSelector,
+    );
+    this.listWatch.on('error', (error: unknown) => this.failed(error));
+  }
+
+  private get backoff() {
+    return {
+      initialMs: this.options.restartBackoff?.initialMs ?? DEFAULT_RESTART_BACKOFF.initialMs,
+      maxMs: this.options.restartBackoff?.maxMs ?? DEFAULT_RESTART_BACKOFF.maxMs,
+    };
+  }
+
+  get hasSynced(): boolean {
+    return this.synced;
+  }
+
+  start(): void {
+    this.launch();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.cancelRestart?.();
+    this.cancelRestart = undefined;
+    await this.listWatch.stop();
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Keeps `promise` in the set `stop()` waits for. */
+  track<P>(promise: Promise<P>): Promise<P> {
+    this.inFlight.add(promise);
+    const untrack = () => void this.inFlight.delete(promise);
+    promise.then(untrack, untrack);
+    return promise;
+  }
+
+  watchOpening(): void {
+    if (this.listedSinceWatch && !this.synced) {
+      this.synced = true;
+      this.resolveSynced();
+    }
+    this.listedSinceWatch = false;
+  }
+
+  /** A list or a watch event came through: the next failure starts the backoff over. */
+  progressed(): void {
+    this.nextBackoffMs = this.backoff.initialMs;
+  }
+
+  private launch(): void {
+    if (this.stopped) return;
+    // start() reports failures through the `error` event; a throw here (no current cluster) too.
+    this.listWatch.start().catch((error: unknown) => this.failed(error));
+  }
+
+  private failed(error: unknown): void {
+    if (this.stopped || this.cancelRestart) return; // stop() aborts with an error; one restart at a time
+    const retryInMs = this.nextBackoffMs;
+    this.nextBackoffMs = Math.min(this.nextBackoffMs * 2, this.backoff.maxMs);
+    const clock = this.options.clock ?? systemClock;
+    this.cancelRestart = clock.setTimeout(() => {
+      this.cancelRestart = undefined;
+      this.launch();
+    }, retryInMs);
+    this.onErrorReport(error, {
+      resource: this.source.resource,
+      ...(this.namespace !== undefined ? { namespace: this.namespace } : {}),
+      retryInMs,
+      source: 'watch',
+    });
+  }
+}
+
+export class ResourceInformer<T extends WireObject> implements CacheView<T> {
+  private readonly reflectors: Reflector[];
+  private readonly byNamespace = new Map<string, Reflector>();
+  private readonly handlers: Record<InformerEvent, ObjectHandler<T>[]> = { add: [], update: [], delete: [] };
+  private readonly syncedPromise: Promise<void>;
+  private started = false;
+  private rejectSynced?: (error: Error) => void;
+
+  constructor(
+    readonly source: InformerSource<T>,
+    options: InformerOptions,
+  ) {
+    const namespaces = [...new Set(options.namespaces ?? [])];
+    const report = (error: unknown, context: InformerErrorContext) => {
+      try {
+        options.onError?.(error, context);
+      } catch {
+        // A failing reporter must not break the informer.
+      }
+    };
+    const scopes = namespaces.length > 0 ? namespaces : [undefined];
+    this.reflectors = scopes.map((ns) => new Reflector(options, source, ns, report));
+    for (const reflector of this.reflectors) {
+      if (reflector.namespace !== undefined) this.byNamespace.set(reflector.namespace, reflector);
+      for (const event of ['add', 'update', 'delete'] as const) {
+        reflector.listWatch.on(event, (object) => this.dispatch(event, object as T, reflector, report));
+      }
+    }
+    const all = Promise.all(this.reflectors.map((r) => r.syncedPromise)).then(() => undefined);
+    this.syncedPromise = Promise.race([all, new Promise<never>((_, reject) => (this.rejectSynced = reject))]);
+    this.syncedPromise.catch(() => undefined); // rejection is for awaiters only, never unhandled
+  }
+
+  /** Plural resource name. */
+  get resource(): string {
+    return this.source.resource;
+  }
+
+  /** Handlers run synchronously on every cache change, in registration order; register before `start`. */
+  on(event: InformerEvent, handler: ObjectHandler<T>): void {
+    this.handlers[event].push(handler);
+  }
+
+  /** Starts listing and watching (idempotent). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const reflector of this.reflectors) reflector.start();
+  }
+
+  /** Resolves when every watched namespace is listed into the cache; rejects if stopped first. */
+  get synced(): Promise<void> {
+    return this.syncedPromise;
+  }
+
+  hasSynced(): boolean {
+    return this.reflectors.every((r) => r.hasSynced);
+  }
+
+  /** Stops every watch and waits for the requests in flight. */
+  async stop(): Promise<void> {
+    this.rejectSynced?.(new Error(`the ${this.resource} informer stopped before its cache synced`));
+    await Promise.all(this.reflectors.map((r) => r.stop()));
+  }
+
+  list(namespace?: string): T[] {
+    if (namespace === undefined) return this.reflectors.flatMap((r) => this.itemsOf(r));
+    const reflector = this.reflectorFor(namespace);
+    return reflector ? this.itemsOf(reflector, namespace) : [];
+  }
+
+  get(namespace: string, name: string): T | undefined {
+    return this.reflectorFor(namespace)?.listWatch.get(name, namespace) as T | undefined;
+  }
+
+  byLabel(key: string, value: string, namespace?: string): T[] {
+    return this.list(namespace).filter((object) => object.metadata?.labels?.[key] === value);
+  }
+
+  private reflectorFor(namespace: string): Reflector | undefined {
+    return this.byNamespace.size > 0 ? this.byNamespace.get(namespace) : this.reflectors[0];
+  }
+
+  private itemsOf(reflector: Reflector, namespace?: string): T[] {
+    return reflector.listWatch.list(namespace) as unknown as T[];
+  }
+
+  private dispatch(
+    event: InformerEvent,
+    object: T,
+    reflector: Reflector,
+    report: (error: unknown, context: InformerErrorContext) => void,
+  ): void {
+    for (const handler of this.handlers[event]) {
+      try {
+        handler(object);
+      } catch (error) {
+        // Thrown into ListWatch, a handler error would be swallowed by the watch's line parser.
+        report(error, {
+          resource: this.resource,
+          ...(reflector.namespace !== undefined ? { namespace: reflector.namespace } : {}),
+          source: 'handler',
+        });
+      }
+    }
+  }
+}

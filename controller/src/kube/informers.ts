@@ -1,0 +1,164 @@
+/**
+ * The controller's informers (SPEC §3 runtime): ExporterSets, VirtualTargetClasses, Exporters,
+ * Jumpstarter Leases, Pods and Secrets, over all namespaces or the `--namespace` list.
+ *
+ * Label filtering: what the controller creates carries `exporterset.jumpstarter.dev/name`, so
+ * Exporters, Pods and Secrets are watched with that label as a server-side filter (`exists`) — a
+ * busy namespace's other Pods and Secrets never reach the controller's memory. Sets, classes and
+ * Leases cannot be filtered (Leases are labelled by their clients). Note what the default Secret
+ * filter leaves out: the Exporter credential Secrets `<exporter>-exporter` are created by Jumpstarter
+ * without our label, so they are read with a GET when needed (or watched by passing a `null`
+ * selector for `secrets`).
+ */
+import {
+  Labels,
+  type Exporter,
+  type ExporterSet,
+  type Lease,
+  type VirtualTargetClass,
+} from 'virtual-exporters';
+import type { KubeClients } from './clients';
+import type { CustomObjectClient } from './custom-objects';
+import {
+  ResourceInformer,
+  type InformerErrorContext,
+  type InformerOptions,
+  type InformerSource,
+  type ListOf,
+  type WireObject,
+} from './informer';
+import { collectionPath, PodResource, SecretResource, type ApiResource } from './resources';
+import { toWire, type PodObject, type SecretObject } from './wire';
+
+export type InformerName =
+  'exporterSets' | 'virtualTargetClasses' | 'exporters' | 'leases' | 'pods' | 'secrets';
+
+/** `exporterset.jumpstarter.dev/name` exists: everything an ExporterSet created. */
+export const OWNED_BY_A_SET_SELECTOR = Labels.exporterSetName;
+
+/** The label filter of each informer unless overridden; absent: unfiltered. */
+export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {
+  exporters: OWNED_BY_A_SET_SELECTOR,
+  pods: OWNED_BY_A_SET_SELECTOR,
+  secrets: OWNED_BY_A_SET_SELECTOR,
+};
+
+export interface ControllerInformersOptions extends Pick<
+  InformerOptions,
+  'namespaces' | 'clock' | 'restartBackoff'
+> {
+  /** Overrides of `DEFAULT_LABEL_SELECTORS`; `null` removes an informer's filter. */
+  readonly labelSelectors?: Partial<Record<InformerName, string | null>>;
+  readonly onError?: (error: unknown, context: InformerErrorContext) => void;
+}
+
+export interface ControllerInformers {
+  readonly exporterSets: ResourceInformer<ExporterSet>;
+  readonly virtualTargetClasses: ResourceInformer<VirtualTargetClass>;
+  readonly exporters: ResourceInformer<Exporter>;
+  /** Jumpstarter's Leases. */
+  readonly leases: ResourceInformer<Lease>;
+  readonly pods: ResourceInformer<PodObject>;
+  readonly secrets: ResourceInformer<SecretObject>;
+  /** Every informer, for starting, stopping and readiness. */
+  readonly all: readonly ResourceInformer<WireObject>[];
+  start(): void;
+  /** Resolves when every informer's cache is synced; rejects if they are stopped first. */
+  readonly synced: Promise<void>;
+  hasSynced(): boolean;
+  stop(): Promise<void>;
+}
+
+function customSource<T>(client: CustomObjectClient<T>): InformerSource<T> {
+  return {
+    resource: client.resource.plural,
+    path: (namespace) => collectionPath(client.resource, namespace),
+    list: (namespace, labelSelector) => client.list(namespace, labelSelector),
+  };
+}
+
+function coreSource<T>(
+  resource: ApiResource,
+  list: (namespace: string | undefined, labelSelector: string | undefined) => Promise<{ items: unknown[] }>,
+): InformerSource<T> {
+  return {
+    resource: resource.plural,
+    path: (namespace) => collectionPath(resource, namespace),
+    // Typed core lists carry Dates; the cache holds wire JSON like the watch events.
+    list: async (namespace, labelSelector) => toWire(await list(namespace, labelSelector)) as ListOf<T>,
+  };
+}
+
+export function createInformers(
+  clients: KubeClients,
+  options: ControllerInformersOptions = {},
+): ControllerInformers {
+  const { core } = clients;
+  const selector = (name: InformerName): string | undefined => {
+    const override = options.labelSelectors?.[name];
+    if (override === null) return undefined;
+    return override ?? DEFAULT_LABEL_SELECTORS[name];
+  };
+  const make = <T extends WireObject>(name: InformerName, source: InformerSource<T>) => {
+    const labelSelector = selector(name);
+    return new ResourceInformer<T>(source, {
+      kubeConfig: clients.kubeConfig,
+      ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
+      ...(options.clock !== undefined ? { clock: options.clock } : {}),
+      ...(options.restartBackoff !== undefined ? { restartBackoff: options.restartBackoff } : {}),
+      ...(options.onError !== undefined ? { onError: options.onError } : {}),
+      ...(labelSelector !== undefined ? { labelSelector } : {}),
+    });
+  };
+  const selectorParam = (labelSelector: string | undefined) =>
+    labelSelector === undefined ? {} : { labelSelector };
+
+  const exporterSets = make<ExporterSet>('exporterSets', customSource(clients.exporterSets));
+  const virtualTargetClasses = make<VirtualTargetClass>(
+    'virtualTargetClasses',
+    customSource(clients.virtualTargetClasses),
+  );
+  const exporters = make<Exporter>('exporters', customSource(clients.exporters));
+  const leases = make<Lease>('leases', customSource(clients.leases));
+  const pods = make<PodObject>(
+    'pods',
+    coreSource(PodResource, (namespace, labelSelector) =>
+      namespace === undefined
+        ? core.listPodForAllNamespaces(selectorParam(labelSelector))
+        : core.listNamespacedPod({ namespace, ...selectorParam(labelSelector) }),
+    ),
+  );
+  const secrets = make<SecretObject>(
+    'secrets',
+    coreSource(SecretResource, (namespace, labelSelector) =>
+      namespace === undefined
+        ? core.listSecretForAllNamespaces(selectorParam(labelSelector))
+        : core.listNamespacedSecret({ namespace, ...selectorParam(labelSelector) }),
+    ),
+  );
+  const all = [
+    exporterSets,
+    virtualTargetClasses,
+    exporters,
+    leases,
+    pods,
+    secrets,
+  ] as ResourceInformer<WireObject>[];
+  const synced = Promise.all(all.map((informer) => informer.synced)).then(() => undefined);
+  synced.catch(() => undefined);
+  return {
+    exporterSets,
+    virtualTargetClasses,
+    exporters,
+    leases,
+    pods,
+    secrets,
+    all,
+    start: () => all.forEach((informer) => informer.start()),
+    synced,
+    hasSynced: () => all.every((informer) => informer.hasSynced()),
+    stop: async () => {
+      await Promise.all(all.map((informer) => informer.stop()));
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Coordinates of every resource the controller reads or writes: group, version, plural and kind, and
+ * the REST paths built from them (the informers' watch paths). One table, so a typo in a plural
+ * cannot make one informer watch nothing while the others work.
+ */
+import { GROUP, JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from 'virtual-exporters';
+
+export interface ApiResource {
+  /** `''` for the core group. */
+  readonly group: string;
+  readonly version: string;
+  /** Lower-case plural, the URL segment. */
+  readonly plural: string;
+  readonly kind: string;
+}
+
+export const ExporterSetResource: ApiResource = {
+  group: GROUP,
+  version: VERSION,
+  plural: Plurals.ExporterSet,
+  kind: Kinds.ExporterSet,
+};
+export const VirtualTargetClassResource: ApiResource = {
+  group: GROUP,
+  version: VERSION,
+  plural: Plurals.VirtualTargetClass,
+  kind: Kinds.VirtualTargetClass,
+};
+export const ExporterResource: ApiResource = {
+  group: JUMPSTARTER_GROUP,
+  version: VERSION,
+  plural: Plurals.Exporter,
+  kind: Kinds.Exporter,
+};
+/** Jumpstarter's Lease, not coordination.k8s.io's. */
+export const JumpstarterLeaseResource: ApiResource = {
+  group: JUMPSTARTER_GROUP,
+  version: VERSION,
+  plural: Plurals.Lease,
+  kind: Kinds.Lease,
+};
+export const PodResource: ApiResource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod' };
+export const SecretResource: ApiResource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };
+
+/** `v1` for the core group, `group/version` otherwise. */
+export function apiVersionOf(resource: ApiResource): string {
+  return resource.group === '' ? resource.version : `${resource.group}/${resource.version}`;
+}
+
+/** The collection's path in `namespace`, or across all namespaces when it is undefined. */
+export function collectionPath(resource: ApiResource, namespace?: string): string {
+  const root =
+    resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
+  return namespace === undefined
+    ? `${root}/${resource.plural}`
+    : `${root}/namespaces/${encodeURIComponent(namespace)}/${resource.plural}`;
+}

@@ -1,0 +1,82 @@
+/**
+ * Health probes on `--health-probe-bind-address` (INTEROP §5: the Deployment probes `/healthz` and
+ * `/readyz` on 8081).
+ *
+ * - `/healthz` (liveness): the process answers. It deliberately checks nothing else: restarting the
+ *   controller because the API server is unreachable would not bring the API server back.
+ * - `/readyz` (readiness): the informer caches are synced and the process is not shutting down.
+ *   Readiness does **not** depend on leadership: with `--leader-elect` every replica runs its
+ *   informers, so a standby replica has warm caches and is ready to take over; were it unready, a
+ *   Deployment rollout would wait on it forever, and no traffic is routed by this probe anyway.
+ *
+ * A failing probe answers 500 and lists the failing checks, `?verbose` lists every check.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listen, parseBindAddress, reply, type HttpEndpoint } from './http-server';
+
+/** A named probe check: `true` when healthy, otherwise why not. */
+export type HealthCheck = () => true | string;
+
+export interface HealthServerOptions {
+  /** `--health-probe-bind-address`, e.g. `:8081`; `0` disables the server. */
+  readonly bindAddress: string;
+  /** Checks of `/healthz`. @default none: answering is alive */
+  readonly liveness?: Readonly<Record<string, HealthCheck>>;
+  /** Checks of `/readyz`. */
+  readonly readiness: Readonly<Record<string, HealthCheck>>;
+}
+
+/** Ready once `hasSynced()` says every informer cache is listed. */
+export function cachesSyncedCheck(hasSynced: () => boolean): HealthCheck {
+  return () => hasSynced() || 'informer caches are not synced yet';
+}
+
+/** Unready from the moment shutdown begins, so no new rollout step counts on this replica. */
+export function notShuttingDownCheck(isShuttingDown: () => boolean): HealthCheck {
+  return () => !isShuttingDown() || 'shutting down';
+}
+
+/** Runs `checks` and renders the probe answer. */
+export function probe(
+  name: string,
+  checks: Readonly<Record<string, HealthCheck>>,
+  verbose: boolean,
+): { code: number; text: string } {
+  const lines: string[] = [];
+  let failed = false;
+  for (const [check, run] of Object.entries(checks)) {
+    let result: true | string;
+    try {
+      result = run();
+    } catch (error) {
+      result = error instanceof Error ? error.message : String(error);
+    }
+    if (result === true) {
+      if (verbose) lines.push(`[+]${check} ok`);
+    } else {
+      failed = true;
+      lines.push(`[-]${check} failed: ${result}`);
+    }
+  }
+  if (!failed)
+    return { code: 200, text: verbose ? [...lines, `${name} check passed`].join('\n') + '\n' : 'ok' };
+  return { code: 500, text: [...lines, `${name} check failed`].join('\n') + '\n' };
+}
+
+/** Serves `/healthz` and `/readyz`; resolves to undefined when the address is `0`. */
+export async function startHealthServer(options: HealthServerOptions): Promise<HttpEndpoint | undefined> {
+  const address = parseBindAddress(options.bindAddress);
+  if (!address) return undefined;
+  const endpoints: Record<string, Readonly<Record<string, HealthCheck>>> = {
+    '/healthz': options.liveness ?? {},
+    '/readyz': options.readiness,
+  };
+  return listen(address, (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://probe');
+    const checks = endpoints[url.pathname];
+    if (!checks) return reply(res, 404, 'not found\n');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed\n');
+    const { code, text } = probe(url.pathname.slice(1), checks, url.searchParams.has('verbose'));
+    reply(res, code, text);
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * The command line of SPEC §3, parsed with commander into a typed `Options` object. Parsing never
+ * exits the process and never prints: a mistake is an `OptionsError` whose message names the flag
+ * and what was wrong (the caller prints it and exits 2), and `--help` comes back as text.
+ *
+ * Flag syntax is GNU style (`--workers 8` or `--workers=8`); `--leader-elect` alone means true and
+ * also accepts `--leader-elect=false`, as the Go controllers' flags do.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import type { Provisioner } from 'virtual-exporters';
+import { resolveProvisionerFlag } from '../provisioner-flag';
+import { parseBindAddress } from './http-server';
+import { LOG_LEVELS, type LogLevel } from './logger';
+
+export interface Options {
+  /** `--provisioner`: the provisioner this controller serves (one Deployment per provisioner). */
+  readonly provisioner: Provisioner;
+  /** `--namespace` (repeatable): the namespaces watched; undefined: all namespaces. */
+  readonly namespaces: readonly string[] | undefined;
+  /** `--kubeconfig`: undefined means `KUBECONFIG`, `~/.kube/config` or the in-cluster config. */
+  readonly kubeconfig: string | undefined;
+  /** `--leader-elect`: campaign for the Lease `exporter-set-controller-<provisioner>`. */
+  readonly leaderElect: boolean;
+  /** `--metrics-bind-address`, `0` disables `/metrics`. */
+  readonly metricsBindAddress: string;
+  /** `--health-probe-bind-address`, `0` disables `/healthz` and `/readyz`. */
+  readonly healthProbeBindAddress: string;
+  /** `--max-burst`: creations per reconcile pass (SPEC §3.5). */
+  readonly maxBurst: number;
+  /** `--workers`: ExporterSets reconciled in parallel. */
+  readonly workers: number;
+  /** `--log-level`. */
+  readonly logLevel: LogLevel;
+}
+
+export const OPTION_DEFAULTS = {
+  metricsBindAddress: ':8080',
+  healthProbeBindAddress: ':8081',
+  maxBurst: 50,
+  workers: 4,
+  logLevel: 'info',
+} as const;
+
+export type CommandLine =
+  { readonly kind: 'run'; readonly options: Options } | { readonly kind: 'help'; readonly text: string };
+
+/** A command line the controller cannot run with; the message says why. */
+export class OptionsError extends Error {
+  override readonly name = 'OptionsError';
+}
+
+const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+function program(output: { text: string }): Command {
+  return new Command('exporter-set-controller')
+    .description('Reconciles ExporterSets of one provisioner into pools of Jumpstarter exporters.')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => void (output.text += text),
+      writeErr: () => undefined,
+      outputError: () => undefined,
+    })
+    .allowExcessArguments(false)
+    .option(
+      '--provisioner <name>',
+      'the provisioner this controller serves, e.g. qemu.jumpstarter.dev (required)',
+    )
+    .option(
+      '--namespace <name>',
+      'watch only this namespace; repeat for several (default: all namespaces)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)')
+    .addOption(
+      new Option('--leader-elect [enabled]', 'elect a leader among replicas on a coordination Lease')
+        .default(false)
+        .argParser((value: string) => value),
+    )
+    .option(
+      '--metrics-bind-address <address>',
+      'where /metrics listens; "0" disables it',
+      OPTION_DEFAULTS.metricsBindAddress,
+    )
+    .option(
+      '--health-probe-bind-address <address>',
+      'where /healthz and /readyz listen; "0" disables them',
+      OPTION_DEFAULTS.healthProbeBindAddress,
+    )
+    .option('--max-burst <count>', 'creations per reconcile pass', String(OPTION_DEFAULTS.maxBurst))
+    .option('--workers <count>', 'ExporterSets reconciled in parallel', String(OPTION_DEFAULTS.workers))
+    .option(`--log-level <level>`, `one of ${LOG_LEVELS.join(', ')}`, OPTION_DEFAULTS.logLevel);
+}
+
+/** The options' usage text. */
+export function helpText(): string {
+  return program({ text: '' }).helpInformation();
+}
+
+/** Parses the arguments after the executable (`process.argv.slice(2)`). */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const output = { text: '' };
+  const command = program(output);
+  try {
+    command.parse([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed') return { kind: 'help', text: output.text };
+      throw new OptionsError(error.message.replace(/^error: /, ''));
+    }
+    throw error;
+  }
+  const raw = command.opts<{
+    provisioner?: string;
+    namespace: string[];
+    kubeconfig?: string;
+    leaderElect: boolean | string;
+    metricsBindAddress: string;
+    healthProbeBindAddress: string;
+    maxBurst: string;
+    workers: string;
+    logLevel: string;
+  }>();
+  return {
+    kind: 'run',
+    options: {
+      provisioner: provisionerOf(raw.provisioner),
+      namespaces: namespacesOf(raw.namespace),
+      kubeconfig: raw.kubeconfig,
+      leaderElect: booleanOf('--leader-elect', raw.leaderElect),
+      metricsBindAddress: bindAddressOf('--metrics-bind-address', raw.metricsBindAddress),
+      healthProbeBindAddress: bindAddressOf('--health-probe-bind-address', raw.healthProbeBindAddress),
+      maxBurst: positiveIntegerOf('--max-burst', raw.maxBurst),
+      workers: positiveIntegerOf('--workers', raw.workers),
+      logLevel: logLevelOf(raw.logLevel),
+    },
+  };
+}
+
+function provisionerOf(name: string | undefined): Provisioner {
+  try {
+    return resolveProvisionerFlag(name);
+  } catch (error) {
+    throw new OptionsError((error as Error).message);
+  }
+}
+
+function namespacesOf(values: readonly string[]): readonly string[] | undefined {
+  for (const value of values) {
+    if (value.length > 63 || !NAMESPACE_NAME.test(value)) {
+      throw new OptionsError(`--namespace=${value} is not a valid namespace name`);
+    }
+  }
+  return values.length > 0 ? [...new Set(values)] : undefined;
+}
+
+function booleanOf(flag: string, value: boolean | string): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw new OptionsError(`${flag}=${value} must be true or false`);
+}
+
+function bindAddressOf(flag: string, value: string): string {
+  try {
+    parseBindAddress(value);
+  } catch (error) {
+    throw new OptionsError(`${flag}: ${(error as Error).message}`);
+  }
+  return value;
+}
+
+function positiveIntegerOf(flag: string, value: string): number {
+  const number = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(number) || number < 1) {
+    throw new OptionsError(`${flag}=${value} must be a positive integer`);
+  }
+  return number;
+}
+
+function logLevelOf(value: string): LogLevel {
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    throw new OptionsError(`--log-level=${value} must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  return value as LogLevel;
+}

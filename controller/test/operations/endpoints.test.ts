@@ -1,0 +1,156 @@
+/**
+ * The probe and metrics endpoints on ephemeral ports: bind-address parsing in controller-runtime's
+ * notation, `/healthz` and `/readyz` answers as checks change, and `/metrics` with the SPEC §3
+ * metric set recorded through the typed helpers.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from '../../src/operations/health';
+import { parseBindAddress, type HttpEndpoint } from '../../src/operations/http-server';
+import { ControllerMetrics, startMetricsServer } from '../../src/operations/metrics';
+
+let endpoints: (HttpEndpoint | undefined)[] = [];
+afterEach(async () => {
+  await Promise.all(endpoints.map((e) => e?.close()));
+  endpoints = [];
+});
+
+async function get(url: string): Promise<{ status: number; text: string; type: string | null }> {
+  const response = await fetch(url);
+  return { status: response.status, text: await response.text(), type: response.headers.get('content-type') };
+}
+
+describe('bind addresses', () => {
+  it('read ":port" as every interface, "host:port" and "[v6]:port" as one, and "0" as disabled', () => {
+    expect(parseBindAddress(':8080')).toEqual({ port: 8080 });
+    expect(parseBindAddress('127.0.0.1:0')).toEqual({ host: '127.0.0.1', port: 0 });
+    expect(parseBindAddress('[::1]:8081')).toEqual({ host: '::1', port: 8081 });
+    expect(parseBindAddress('localhost:9000')).toEqual({ host: 'localhost', port: 9000 });
+    expect(parseBindAddress('0')).toBeUndefined();
+    for (const bad of ['8080', ':', ':http', '1.2.3.4:65536', '::1:80']) {
+      expect(() => parseBindAddress(bad)).toThrow(`invalid bind address "${bad}"`);
+    }
+  });
+});
+
+describe('health probes', () => {
+  it('are live while answering, and ready only when synced and not shutting down', async () => {
+    let synced = false;
+    let shuttingDown = false;
+    const server = await startHealthServer({
+      bindAddress: '127.0.0.1:0',
+      readiness: {
+        informers: cachesSyncedCheck(() => synced),
+        shutdown: notShuttingDownCheck(() => shuttingDown),
+      },
+    });
+    endpoints.push(server);
+    const url = server!.url;
+    expect(await get(`${url}/healthz`)).toMatchObject({ status: 200, text: 'ok' });
+    expect(await get(`${url}/readyz`)).toMatchObject({
+      status: 500,
+      text: '[-]informers failed: informer caches are not synced yet\nreadyz check failed\n',
+    });
+    synced = true;
+    expect(await get(`${url}/readyz`)).toMatchObject({ status: 200, text: 'ok' });
+    expect((await get(`${url}/readyz?verbose`)).text).toBe(
+      '[+]informers ok\n[+]shutdown ok\nreadyz check passed\n',
+    );
+    shuttingDown = true;
+    expect(await get(`${url}/readyz`)).toMatchObject({
+      status: 500,
+      text: '[-]shutdown failed: shutting down\nreadyz check failed\n',
+    });
+    expect(await get(`${url}/healthz`)).toMatchObject({ status: 200 });
+    expect((await get(`${url}/metrics`)).status).toBe(404);
+  });
+
+  it('report a check that throws as failing', async () => {
+    const server = await startHealthServer({
+      bindAddress: '127.0.0.1:0',
+      liveness: {
+        loop: () => {
+          throw new Error('stuck');
+        },
+      },
+      readiness: {},
+    });
+    endpoints.push(server);
+    expect(await get(`${server!.url}/healthz`)).toMatchObject({
+      status: 500,
+      text: '[-]loop failed: stuck\nhealthz check failed\n',
+    });
+  });
+
+  it('are not served at bind address "0"', async () => {
+    expect(await startHealthServer({ bindAddress: '0', readiness: {} })).toBeUndefined();
+  });
+});
+
+describe('metrics', () => {
+  const pool = { namespace: 'lab', name: 'pool' };
+
+  it('serve the SPEC §3 set, recorded through the typed helpers', async () => {
+    const metrics = new ControllerMetrics();
+    let depth = 3;
+    metrics.bindQueueDepth(() => depth);
+    metrics.setPool(pool, {
+      replicas: 5,
+      ready: 4,
+      available: 2,
+      leased: 2,
+      starting: 1,
+      standby: 0,
+      pendingLeases: 1,
+    });
+    metrics.recordScaleAction(pool, 'up', 'warm-buffer', 2);
+    metrics.recordScaleAction(pool, 'down', 'surplus');
+    metrics.recordScaleAction(pool, 'down', 'surplus', 0); // nothing happened: not counted
+    metrics.observeInstanceStartup(pool, 42);
+    metrics.observeLeaseWait(pool, 3);
+    metrics.observeReconcile(pool, 0.02, 'success');
+    metrics.observeReconcile(pool, 0.5, 'error');
+
+    const server = await startMetricsServer({ bindAddress: '127.0.0.1:0', registry: metrics.registry });
+    endpoints.push(server);
+    const first = await get(`${server!.url}/metrics`);
+    expect(first.status).toBe(200);
+    expect(first.type).toBe(metrics.registry.contentType);
+    const set = 'namespace="lab",exporterset="pool"';
+    for (const line of [
+      `exporterset_replicas{${set}} 5`,
+      `exporterset_ready_replicas{${set}} 4`,
+      `exporterset_available_replicas{${set}} 2`,
+      `exporterset_leased_replicas{${set}} 2`,
+      `exporterset_starting_replicas{${set}} 1`,
+      `exporterset_standby_replicas{${set}} 0`,
+      `exporterset_pending_leases{${set}} 1`,
+      `exporterset_scale_actions_total{${set},direction="up",reason="warm-buffer"} 2`,
+      `exporterset_scale_actions_total{${set},direction="down",reason="surplus"} 1`,
+      `exporterset_instance_startup_seconds_bucket{le="45",${set}} 1`,
+      `exporterset_instance_startup_seconds_bucket{le="30",${set}} 0`,
+      `exporterset_instance_startup_seconds_sum{${set}} 42`,
+      `exporterset_lease_wait_seconds_count{${set}} 1`,
+      'exporterset_reconcile_duration_seconds_count{result="success"} 1',
+      'exporterset_reconcile_duration_seconds_count{result="error"} 1',
+      `exporterset_reconcile_errors_total{${set}} 1`,
+      'exporterset_workqueue_depth 3',
+    ]) {
+      expect(first.text.split('\n')).toContain(line);
+    }
+
+    // The queue depth is read at scrape time; a deleted set stops reporting its pool.
+    depth = 0;
+    metrics.forgetSet(pool);
+    const second = (await get(`${server!.url}/metrics`)).text;
+    expect(second).toContain('exporterset_workqueue_depth 0');
+    expect(second).not.toContain(`exporterset_replicas{${set}}`);
+  });
+
+  it('keep registries apart, and can add the Node process metrics', async () => {
+    const plain = new ControllerMetrics();
+    const withProcess = new ControllerMetrics({ processMetrics: true });
+    expect(await plain.render()).not.toContain('process_cpu_seconds_total');
+    expect(await withProcess.render()).toContain('process_cpu_seconds_total');
+    expect(await plain.render()).toContain('exporterset_workqueue_depth 0');
+  });
+});

@@ -1,0 +1,67 @@
+import * as pulumi from '@pulumi/pulumi';
+import type { ValidationIssue } from '../core/issue';
+import { invalidArgsMessage, issueLines, type PropPathMapper } from '../manifests/messages';
+
+/** The package part of every component's type token: `virtual-exporters:index:<Name>`. */
+export const TYPE_PREFIX = 'virtual-exporters:index:';
+
+/** A map of strings whose values may come from other resources. */
+export type StringMapInput = pulumi.Input<Record<string, pulumi.Input<string>>>;
+
+/** Name, namespace, labels and annotations of the object a component creates. */
+export interface ObjectMetadataArgs {
+  /** The Kubernetes name. @default the component's name */
+  readonly name?: pulumi.Input<string>;
+  /** @default the Kubernetes provider's namespace */
+  readonly namespace?: pulumi.Input<string>;
+  /** @default none */
+  readonly labels?: StringMapInput;
+  /** @default none */
+  readonly annotations?: StringMapInput;
+}
+
+/**
+ * True when `value` holds no Output, Promise or Resource at any depth: its rules can be checked in the
+ * constructor, so a mistake fails at the line that made it, as it does in cdk8s.
+ */
+export function isPlain(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (pulumi.Output.isInstance(value) || pulumi.Resource.isInstance(value)) return false;
+  if (typeof (value as { then?: unknown }).then === 'function') return false;
+  return Object.values(value).every(isPlain);
+}
+
+/** Every Input inside `args`, at any depth, resolved. */
+export function resolve<T>(args: T): pulumi.Output<pulumi.Unwrap<T>> {
+  return pulumi.output(args as pulumi.Input<T>) as pulumi.Output<pulumi.Unwrap<T>>;
+}
+
+/**
+ * The error a component throws for invalid args: `[<type>::<name>] invalid <Kind>: <prop>=<value>:
+ * <rule>`. `<type>::<name>` is the tail of the component's URN, as `pulumi stack` lists it; the lines
+ * after the prefix are the ones the cdk8s construct prints for the same props.
+ */
+export function invalidArgsError(
+  type: string,
+  name: string,
+  kind: string,
+  issues: readonly ValidationIssue[],
+  toProp: PropPathMapper,
+): Error {
+  return new Error(invalidArgsMessage(`${type}::${name}`, kind, issueLines(issues, toProp)));
+}
+
+/**
+ * The component's own `dependsOn` plus `extra`, for a child: Pulumi does not pass a component's
+ * `dependsOn` on to its children, so each child must list it to wait for, e.g., the CRDs.
+ */
+export function dependsOnWith(
+  base: pulumi.ResourceOptions['dependsOn'],
+  extra: readonly pulumi.Resource[] = [],
+): pulumi.ResourceOptions['dependsOn'] {
+  if (base === undefined) return extra.length > 0 ? [...extra] : undefined;
+  if (extra.length === 0) return base;
+  return pulumi
+    .output(base as pulumi.Input<pulumi.Input<pulumi.Resource>[] | pulumi.Resource>)
+    .apply((resolved) => [...(Array.isArray(resolved) ? resolved : [resolved]), ...extra]);
+}

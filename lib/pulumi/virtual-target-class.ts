@@ -1,0 +1,129 @@
+import * as k8s from '@pulumi/kubernetes';
+import * as pulumi from '@pulumi/pulumi';
+import {
+  API_VERSION,
+  Kinds,
+  type BindingMode,
+  type ConfigMapKeyReference,
+  type Images,
+  type JsonObject,
+  type ReclaimPolicy,
+  type Scheduling,
+  type VirtualTargetClass as VirtualTargetClassObject,
+} from '../api';
+import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
+import { virtualTargetClassProp } from '../manifests/prop-paths';
+import { buildVirtualTargetClass } from '../manifests/virtual-target-class';
+import {
+  dependsOnWith,
+  invalidArgsError,
+  isPlain,
+  resolve,
+  TYPE_PREFIX,
+  type ObjectMetadataArgs,
+} from './args';
+
+/** The same props as the cdk8s `VirtualTargetClass`, as Inputs. */
+export interface VirtualTargetClassArgs {
+  /** Name, namespace, labels and annotations. @default name: the component's name; namespace: the provider's */
+  readonly metadata?: pulumi.Input<ObjectMetadataArgs>;
+  /** The provisioner that realises instances, e.g. `qemu.jumpstarter.dev`. */
+  readonly provisioner: pulumi.Input<string>;
+  /** Provisioner settings, deep-merged under each set's `parameters`. @default none */
+  readonly parameters?: pulumi.Input<JsonObject>;
+  /** Secret in the class's namespace holding backend credentials. @default none */
+  readonly credentialsSecretName?: pulumi.Input<string>;
+  /** `Immediate` keeps warm Pods; `WaitForFirstConsumer` starts a Pod only for a waiting lease. @default "Immediate" */
+  readonly bindingMode?: pulumi.Input<BindingMode>;
+  /** @default "Delete" */
+  readonly reclaimPolicy?: pulumi.Input<ReclaimPolicy>;
+  /** Placement and resources of rendered Pods. @default none */
+  readonly scheduling?: pulumi.Input<Scheduling>;
+  /** ConfigMap with the CA bundle for the exporter config. @default Jumpstarter's service CA */
+  readonly caBundle?: pulumi.Input<ConfigMapKeyReference>;
+  /** Image overrides; a set's own `images` replace these. @default the provisioner's images */
+  readonly images?: pulumi.Input<Images>;
+}
+
+/** Classes whose args were plain values: an ExporterSet using one can check its class at once. */
+const plainManifests = new WeakMap<VirtualTargetClass, VirtualTargetClassObject>();
+
+/** The class object, when it was known at construction (no Inputs were Outputs). */
+export function plainManifestOf(cls: VirtualTargetClass): VirtualTargetClassObject | undefined {
+  return plainManifests.get(cls);
+}
+
+/**
+ * An admin-owned backend profile (SPEC §1), as one `VirtualTargetClass` custom resource. Args that
+ * are plain values are checked in the constructor; args holding Outputs are checked when they resolve,
+ * and an invalid value then fails the deployment with the same message.
+ */
+export class VirtualTargetClass extends pulumi.ComponentResource {
+  public static readonly type = `${TYPE_PREFIX}VirtualTargetClass`;
+
+  /** The class as applied, after validation. */
+  public readonly manifest: pulumi.Output<VirtualTargetClassObject>;
+  /** The Kubernetes name: what sets put in `virtualTargetClassName`. */
+  public readonly name: pulumi.Output<string>;
+  /** Undefined when the provider's namespace applies. */
+  public readonly namespace: pulumi.Output<string | undefined>;
+  public readonly provisioner: pulumi.Output<string>;
+  /** The class parameters (`{}` when none), the base a set's parameters are merged over. */
+  public readonly parameters: pulumi.Output<JsonObject>;
+  /** The custom resource. */
+  public readonly resource: k8s.apiextensions.CustomResource;
+
+  constructor(name: string, args: VirtualTargetClassArgs, opts?: pulumi.ComponentResourceOptions) {
+    super(VirtualTargetClass.type, name, {}, opts);
+    const check = (a: pulumi.Unwrap<VirtualTargetClassArgs>): VirtualTargetClassObject => {
+      const manifest = buildVirtualTargetClass({
+        name: a.metadata?.name ?? name,
+        namespace: a.metadata?.namespace,
+        labels: a.metadata?.labels,
+        annotations: a.metadata?.annotations,
+        provisioner: a.provisioner,
+        parameters: a.parameters,
+        credentialsSecretName: a.credentialsSecretName,
+        bindingMode: a.bindingMode,
+        reclaimPolicy: a.reclaimPolicy,
+        scheduling: a.scheduling,
+        caBundle: a.caBundle,
+        images: a.images,
+      });
+      const issues = validateVirtualTargetClass(manifest);
+      if (issues.length > 0) {
+        throw invalidArgsError(
+          VirtualTargetClass.type,
+          name,
+          'VirtualTargetClass',
+          issues,
+          virtualTargetClassProp,
+        );
+      }
+      return manifest;
+    };
+    if (isPlain(args)) plainManifests.set(this, check(args as pulumi.Unwrap<VirtualTargetClassArgs>));
+
+    this.manifest = resolve(args).apply(check);
+    this.name = this.manifest.apply((m) => m.metadata.name as string); // the builder always names it
+    this.namespace = this.manifest.apply((m) => m.metadata.namespace);
+    this.provisioner = this.manifest.apply((m) => m.spec.provisioner);
+    this.parameters = this.manifest.apply((m) => m.spec.parameters ?? {});
+    this.resource = new k8s.apiextensions.CustomResource(
+      name,
+      {
+        apiVersion: API_VERSION,
+        kind: Kinds.VirtualTargetClass,
+        metadata: this.manifest.apply((m) => m.metadata as k8s.types.input.meta.v1.ObjectMeta),
+        spec: this.manifest.apply((m) => m.spec),
+      },
+      { parent: this, dependsOn: dependsOnWith(opts?.dependsOn) },
+    );
+    this.registerOutputs({
+      name: this.name,
+      namespace: this.namespace,
+      provisioner: this.provisioner,
+      parameters: this.parameters,
+    });
+  }
+}
