@@ -1,0 +1,120 @@
+/**
+ * The writes a plan asks for. Each names its target by Exporter name (Pods and config Secrets are named
+ * after their Exporter) and carries what the executor needs to send it without deciding anything.
+ *
+ * A plan lists them in the order the executor applies them, one group after the other:
+ * AddFinalizer, CreateExporter, PromoteStandby, RenderInstance, SyncConfigSecret, DeletePod,
+ * ReleaseExporter, DisableExporter, DeleteExporter, RemoveFinalizer. Creates come before disables and
+ * deletes, so a lease never sees a pool with nothing enabled while one instance replaces another.
+ */
+import type { Exporter } from 'virtual-exporters';
+import type { ExporterMergePatch } from './exporter';
+import type { ScaleReason } from './vocabulary';
+
+/** Add the drain finalizer (`DRAIN_FINALIZER`) to the set. */
+export interface AddFinalizerAction {
+  readonly type: 'AddFinalizer';
+}
+
+/** Remove the drain finalizer: the set has drained and may go. */
+export interface RemoveFinalizerAction {
+  readonly type: 'RemoveFinalizer';
+}
+
+/** Create an Exporter; AlreadyExists means an earlier create of this name landed (names are never reused). */
+export interface CreateExporterAction {
+  readonly type: 'CreateExporter';
+  readonly name: string;
+  readonly ordinal: number;
+  /** Created as a standby: the CR only, no Pod until promoted. */
+  readonly standby: boolean;
+  readonly revision: string;
+  readonly reason: ScaleReason;
+  /** The object to POST (see `desiredExporter`). */
+  readonly exporter: Exporter;
+}
+
+/** Merge-patch the standby label away; the instance gets its Pod (RenderInstance, same or next pass). */
+export interface PromoteStandbyAction {
+  readonly type: 'PromoteStandby';
+  readonly name: string;
+  readonly reason: ScaleReason;
+  readonly patch: ExporterMergePatch;
+}
+
+/**
+ * Render the instance with the provisioner and create what it returns (config Secret, then Pod). Planned
+ * only once the Exporter has `status.credential` and `status.endpoint`; a credential Secret without a
+ * token yet is a transient error (the provisioner's render says so), retried with the key's backoff.
+ */
+export interface RenderInstanceAction {
+  readonly type: 'RenderInstance';
+  readonly name: string;
+}
+
+/** Re-render the config Secret and write it (token rotated, template changed, or the Secret missing). */
+export interface SyncConfigSecretAction {
+  readonly type: 'SyncConfigSecret';
+  readonly name: string;
+}
+
+/** Delete the instance's terminated Pod so it can be rendered again (InPlaceReuse keeps the Exporter). */
+export interface DeletePodAction {
+  readonly type: 'DeletePod';
+  /** The Exporter (and Pod) name. */
+  readonly name: string;
+  /** The Pod's uid, for a delete precondition, when known. */
+  readonly podUid?: string;
+  readonly reason: ScaleReason;
+}
+
+/** reclaimPolicy Retain: disable the instance and detach it from the set (see `releasePatch`). */
+export interface ReleaseExporterAction {
+  readonly type: 'ReleaseExporter';
+  readonly name: string;
+  readonly reason: ScaleReason;
+  readonly patch: ExporterMergePatch;
+}
+
+/** Merge-patch `spec.enabled: false` with the retiring marker; a later pass deletes it once no lease names it. */
+export interface DisableExporterAction {
+  readonly type: 'DisableExporter';
+  readonly name: string;
+  readonly reason: ScaleReason;
+  readonly patch: ExporterMergePatch;
+}
+
+/** Delete the Exporter (its Pod and config Secret follow by garbage collection). No lease names it. */
+export interface DeleteExporterAction {
+  readonly type: 'DeleteExporter';
+  readonly name: string;
+  readonly reason: ScaleReason;
+}
+
+export type Action =
+  | AddFinalizerAction
+  | CreateExporterAction
+  | PromoteStandbyAction
+  | RenderInstanceAction
+  | SyncConfigSecretAction
+  | DeletePodAction
+  | ReleaseExporterAction
+  | DisableExporterAction
+  | DeleteExporterAction
+  | RemoveFinalizerAction;
+
+export type ActionType = Action['type'];
+
+/** The order in which a plan lists (and the executor applies) action groups. */
+export const ACTION_ORDER: readonly ActionType[] = [
+  'AddFinalizer',
+  'CreateExporter',
+  'PromoteStandby',
+  'RenderInstance',
+  'SyncConfigSecret',
+  'DeletePod',
+  'ReleaseExporter',
+  'DisableExporter',
+  'DeleteExporter',
+  'RemoveFinalizer',
+];

@@ -1,0 +1,134 @@
+/**
+ * The Kubernetes Events a plan proposes on the set (SPEC §3): one per kind of scale action and reason,
+ * one per startup failure, one per condition change. They describe decisions; the executor emits those
+ * whose actions it applied.
+ */
+import { ConditionReasons, ConditionTypes, type Condition } from 'virtual-exporters';
+import type { Action } from './actions';
+import type { InstanceView } from './instances';
+import { toTimestamp } from './snapshot';
+import { PlannerEventReasons as E, type ScaleReason } from './vocabulary';
+
+export interface PlanEvent {
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly message: string;
+}
+
+const REASON_WORDS: Readonly<Record<ScaleReason, string>> = {
+  floor: 'to keep minReplicas',
+  'warm-buffer': 'to keep the warm buffer',
+  demand: 'for pending leases',
+  standby: 'so leases can wait for capacity',
+  rollout: 'to roll out the current template',
+  recycle: 'after its lease (ExitAndReplace)',
+  failed: 'because its Pod failed',
+  'scale-down': 'as idle surplus after scaleDownCooldown',
+  drain: 'because the set is being deleted',
+};
+
+function names(list: readonly string[]): string {
+  const sorted = [...list].sort();
+  return sorted.length > 10
+    ? `${sorted.slice(0, 10).join(', ')} and ${sorted.length - 10} more`
+    : sorted.join(', ');
+}
+
+function leavingEvent(reason: ScaleReason): string {
+  return reason === 'recycle' ? E.InstanceRecycled : reason === 'failed' ? E.InstanceFailed : E.ScaledDown;
+}
+
+/** Groups actions by (event, reason) and describes each group once. */
+export function actionEvents(actions: readonly Action[]): PlanEvent[] {
+  const groups = new Map<
+    string,
+    { event: PlanEvent['reason']; verb: string; reason: ScaleReason; names: string[] }
+  >();
+  const push = (event: string, verb: string, reason: ScaleReason, name: string): void => {
+    const key = `${event}/${verb}/${reason}`;
+    const group = groups.get(key) ?? { event, verb, reason, names: [] };
+    group.names.push(name);
+    groups.set(key, group);
+  };
+  for (const action of actions) {
+    switch (action.type) {
+      case 'CreateExporter':
+        push(E.ScaledUp, action.standby ? 'created standby' : 'created', action.reason, action.name);
+        break;
+      case 'PromoteStandby':
+        push(E.StandbyPromoted, 'promoted standby', action.reason, action.name);
+        break;
+      case 'DisableExporter':
+        push(leavingEvent(action.reason), 'disabled', action.reason, action.name);
+        break;
+      case 'DeleteExporter':
+        push(leavingEvent(action.reason), 'deleted', action.reason, action.name);
+        break;
+      case 'ReleaseExporter':
+        push(E.InstanceReleased, 'released (reclaimPolicy Retain)', action.reason, action.name);
+        break;
+      case 'DeletePod':
+        push(E.PodReplaced, 'replacing the Pod of', action.reason, action.name);
+        break;
+      default:
+        break;
+    }
+  }
+  return [...groups.values()].map((g) => ({
+    type: 'Normal',
+    reason: g.event,
+    message: `${g.verb} ${g.names.length === 1 ? 'instance' : `${g.names.length} instances`} ${names(g.names)} ${REASON_WORDS[g.reason]}`,
+  }));
+}
+
+export function startupFailureEvents(
+  failed: readonly InstanceView[],
+  backoffUntil: number | undefined,
+): PlanEvent[] {
+  const wait = backoffUntil !== undefined ? `; new instances wait until ${toTimestamp(backoffUntil)}` : '';
+  return failed.map((v) => ({
+    type: 'Warning',
+    reason: E.StartupFailure,
+    message: `instance ${v.name} failed before becoming ready${v.endMessage ? `: ${v.endMessage}` : ''}${wait}`,
+  }));
+}
+
+/** The status a condition has when all is well; the other one is worth a Warning. */
+const HEALTHY: Readonly<Record<string, string>> = {
+  [ConditionTypes.Available]: 'True',
+  [ConditionTypes.Degraded]: 'False',
+  [ConditionTypes.ScalingLimited]: 'False',
+  [ConditionTypes.ReplicaFailure]: 'False',
+  [ConditionTypes.ParametersValid]: 'True',
+};
+
+/**
+ * One event per condition whose status changed. A condition seen for the first time is reported only
+ * when it is unhealthy (a new set does not need six events saying all is well). Not reported:
+ * Progressing, which changes with every scale action (those have their own events), and Available
+ * while the class exists — it drops below the buffer each time a lease takes an instance and rises
+ * when the refill is ready, which would make two Warnings per lease; its status and the metrics show it.
+ */
+export function conditionEvents(
+  before: readonly Condition[] | undefined,
+  after: readonly Condition[],
+): PlanEvent[] {
+  const events: PlanEvent[] = [];
+  for (const c of after) {
+    const healthy = HEALTHY[c.type];
+    if (healthy === undefined) continue;
+    const old = before?.find((o) => o.type === c.type);
+    if (old?.status === c.status) continue;
+    if (old === undefined && c.status === healthy) continue;
+    const classNews =
+      c.reason === ConditionReasons.VirtualTargetClassNotFound ||
+      old?.reason === ConditionReasons.VirtualTargetClassNotFound;
+    if (c.type === ConditionTypes.Available && !classNews) continue;
+    events.push({
+      type: c.status === healthy ? 'Normal' : 'Warning',
+      reason: c.reason,
+      message: `${c.type} is ${c.status}: ${c.message}`,
+    });
+  }
+  return events;
+}

@@ -1,0 +1,20 @@
+/**
+ * The pure planner of the ExporterSet controller: snapshot in, plan out (SPEC §3). See plan.ts for the
+ * rules in priority order and snapshot.ts for what the reconciler must provide.
+ */
+export * from './actions';
+export * from './conditions';
+export * from './events';
+export * from './exporter';
+export * from './instances';
+export * from './leases';
+export * from './plan';
+export * from './pool';
+export * from './retire';
+export * from './revision';
+export * from './scaling';
+export * from './set-conditions';
+export * from './snapshot';
+export * from './startup-failures';
+export * from './status';
+export * from './vocabulary';

@@ -1,0 +1,270 @@
+/**
+ * What each Exporter of a set is right now (SPEC §3 definitions): one state per instance, in a fixed
+ * precedence, plus the facts the rules need (ready, leased, revision, Pod phase, failure time).
+ *
+ * State precedence (the first that applies wins):
+ * 1. `detached`: no controller ownerReference to this set (removed by hand, or released by us) —
+ *    ignored, and replaced by the rules like any missing instance (SPEC §3.11);
+ * 2. `deleting`: a deletionTimestamp, or a delete in flight — already gone for planning;
+ * 3. `leased`: a non-ended Lease names it — never disabled, deleted or counted as supply;
+ * 4. `retiring`: disabled by the controller (retiring marker) — deleted once no lease names it;
+ * 5. `disabledByHand`: `spec.enabled: false` without our marker (or with the manually-disabled
+ *    annotation) — kept, not available, never a victim;
+ * 6. `failed` / `exited`: the Pod ended (phase Failed / Succeeded);
+ * 7. `standby`: the standby label and no Pod;
+ * 8. `available`: ready (Online and Registered), enabled, not leased, and in an exporter status
+ *    Jumpstarter assigns (`Available`, `Unspecified` or none);
+ * 9. `offline`: not ready although this Pod's exporter was seen ready, or stuck in a failed lease hook;
+ * 10. `starting`: created, not ready yet (Pod booting, not rendered yet, or being replaced), or
+ *    running a lease hook (about to be available again, or to exit).
+ */
+import {
+  Annotations,
+  ExporterConditionTypes,
+  Labels,
+  instanceOrdinal,
+  type Exporter,
+  type ExporterSet,
+} from 'virtual-exporters';
+import { isOwnedBy } from './exporter';
+import type { InFlight, InstanceSnapshot, PodView } from './snapshot';
+import { toMillis } from './snapshot';
+import { PlannerAnnotations, type ScaleReason } from './vocabulary';
+
+export type InstanceState =
+  | 'detached'
+  | 'deleting'
+  | 'leased'
+  | 'retiring'
+  | 'disabledByHand'
+  | 'failed'
+  | 'exited'
+  | 'standby'
+  | 'available'
+  | 'offline'
+  | 'starting';
+
+/** The Pod as planning sees it: absent, going away (deleting), or in a phase. */
+export type PodState = 'none' | 'going' | 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
+
+export interface InstanceView {
+  readonly name: string;
+  /** From the name `<set>-<n>`; undefined for names of another shape. */
+  readonly ordinal?: number;
+  readonly state: InstanceState;
+  /** `Online=True` and `Registered=True`: what Jumpstarter requires to assign it. */
+  readonly ready: boolean;
+  /** `spec.enabled` is not false. */
+  readonly enabled: boolean;
+  /** A non-ended Lease names it. */
+  readonly leased: boolean;
+  /** Some Lease, ended or not, was assigned to it. */
+  readonly servedLease: boolean;
+  /** Standby label, no Pod, no render or promotion in flight. */
+  readonly standby: boolean;
+  readonly revision?: string;
+  /** Built from the set's current template revision. */
+  readonly current: boolean;
+  readonly pod: PodState;
+  /** A Pod exists (even one going away) or its create is in flight: rendering now would collide. */
+  readonly podPresent: boolean;
+  /** Its exporter was seen ready since the current Pod was created. */
+  readonly everReady: boolean;
+  /** Exporter creation time (epoch ms; 0 when unknown). */
+  readonly createdAt: number;
+  /** When the Pod ended (phase Failed/Succeeded). */
+  readonly endedAt?: number;
+  /** Why the Pod ended, in the kubelet's words. */
+  readonly endMessage?: string;
+  /** For `retiring`: why the controller disabled it. */
+  readonly retiringReason?: ScaleReason;
+  /**
+   * `status.leaseRef` names a lease not known to have ended: Jumpstarter may have assigned a lease the
+   * Lease cache does not show yet, so the instance is not deleted yet.
+   */
+  readonly leaseRefUnconfirmed: boolean;
+  /** Online=True right now (a crashed exporter stays online until it is not seen for a while). */
+  readonly online: boolean;
+  readonly source: InstanceSnapshot;
+}
+
+/** In-flight writes as name sets. */
+export interface InFlightNames {
+  readonly creating: ReadonlyMap<string, boolean>;
+  readonly deleting: ReadonlySet<string>;
+  readonly disabling: ReadonlySet<string>;
+  readonly promoting: ReadonlySet<string>;
+  readonly releasing: ReadonlySet<string>;
+  readonly rendering: ReadonlySet<string>;
+  readonly deletingPods: ReadonlySet<string>;
+}
+
+export function inFlightNames(inFlight: InFlight | undefined): InFlightNames {
+  return {
+    creating: new Map((inFlight?.creating ?? []).map((c) => [c.name, c.standby])),
+    deleting: new Set(inFlight?.deleting ?? []),
+    disabling: new Set(inFlight?.disabling ?? []),
+    promoting: new Set(inFlight?.promoting ?? []),
+    releasing: new Set(inFlight?.releasing ?? []),
+    rendering: new Set(inFlight?.rendering ?? []),
+    deletingPods: new Set(inFlight?.deletingPods ?? []),
+  };
+}
+
+export interface ClassifyContext {
+  readonly set: ExporterSet;
+  /** The current template revision; undefined when it cannot be computed (no class). */
+  readonly revision: string | undefined;
+  /** Exporters held by non-ended leases (see `leasedExporterNames`). */
+  readonly leased: ReadonlySet<string>;
+  /** Exporters any lease was assigned to (see `everLeasedExporterNames`). */
+  readonly everLeased: ReadonlySet<string>;
+  /** Leases known to have ended (see `endedLeaseNames`). */
+  readonly endedLeases: ReadonlySet<string>;
+  readonly inFlight: InFlightNames;
+}
+
+const SCALE_REASONS: ReadonlySet<string> = new Set<ScaleReason>([
+  'floor',
+  'warm-buffer',
+  'demand',
+  'standby',
+  'rollout',
+  'recycle',
+  'failed',
+  'scale-down',
+  'drain',
+]);
+
+/** Exporter statuses Jumpstarter assigns leases to (INTEROP §2, step 8). */
+const ASSIGNABLE: ReadonlySet<string> = new Set(['', 'Available', 'Unspecified']);
+const HOOK_FAILED: ReadonlySet<string> = new Set(['BeforeLeaseHookFailed', 'AfterLeaseHookFailed']);
+
+function conditionTrue(exporter: Exporter, type: string): boolean {
+  return exporter.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true;
+}
+
+function podState(pod: PodView | undefined, going: boolean): PodState {
+  if (pod === undefined) return 'none';
+  if (going || pod.metadata?.deletionTimestamp !== undefined) return 'going';
+  const phase = pod.status?.phase;
+  return phase === 'Running' || phase === 'Succeeded' || phase === 'Failed' || phase === 'Unknown'
+    ? phase
+    : 'Pending';
+}
+
+/** When the Pod ended: the last container finish, else the Ready transition, start or creation time. */
+function podEndedAt(pod: PodView): number | undefined {
+  const finished = (pod.status?.containerStatuses ?? [])
+    .map((c) => toMillis(c.state?.terminated?.finishedAt))
+    .filter((t): t is number => t !== undefined);
+  if (finished.length > 0) return Math.max(...finished);
+  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  return (
+    toMillis(ready?.lastTransitionTime) ??
+    toMillis(pod.status?.startTime) ??
+    toMillis(pod.metadata?.creationTimestamp)
+  );
+}
+
+function podEndMessage(pod: PodView): string | undefined {
+  if (pod.status?.message) return pod.status.message;
+  for (const c of pod.status?.containerStatuses ?? []) {
+    const t = c.state?.terminated;
+    if (t && (t.message || t.reason)) {
+      return `container ${c.name} exited${t.exitCode !== undefined ? ` with code ${t.exitCode}` : ''}: ${t.message ?? t.reason}`;
+    }
+  }
+  return pod.status?.reason;
+}
+
+/**
+ * Whether the exporter was seen ready since `pod` was created: online now, or `lastSeen` not before the
+ * Pod's creation (both are often whole seconds, so the creation time is cut to its second).
+ */
+function readySincePod(exporter: Exporter, pod: PodView | undefined, ready: boolean): boolean {
+  if (ready) return true;
+  if (pod === undefined) return false;
+  const lastSeen = toMillis(exporter.status?.lastSeen);
+  const created = toMillis(pod.metadata?.creationTimestamp);
+  if (lastSeen === undefined) return false;
+  return created === undefined || lastSeen >= Math.floor(created / 1000) * 1000;
+}
+
+/** Classifies one Exporter labelled with the set's name (see the module doc for the precedence). */
+export function classifyInstance(instance: InstanceSnapshot, context: ClassifyContext): InstanceView {
+  const { exporter } = instance;
+  const { set, inFlight } = context;
+  const name = exporter.metadata?.name ?? '';
+  const labels = exporter.metadata?.labels ?? {};
+  const annotations = exporter.metadata?.annotations ?? {};
+  const online = conditionTrue(exporter, ExporterConditionTypes.Online);
+  const ready = online && conditionTrue(exporter, ExporterConditionTypes.Registered);
+  const disabling = inFlight.disabling.has(name);
+  const enabled = exporter.spec?.enabled !== false && !disabling;
+  const leased = context.leased.has(name);
+  const pod = podState(instance.pod, inFlight.deletingPods.has(name));
+  const podPresent = instance.pod !== undefined || inFlight.rendering.has(name);
+  const standby = labels[Labels.standby] === 'true' && !podPresent && !inFlight.promoting.has(name);
+  const revision = labels[Labels.templateRevision];
+  const ended = pod === 'Failed' || pod === 'Succeeded';
+  const markerReason = annotations[PlannerAnnotations.retiring];
+  const byHand = annotations[Annotations.manuallyDisabled] === 'true';
+  const retiring = !enabled && !byHand && (disabling || markerReason !== undefined);
+  const leaseRef = exporter.status?.leaseRef?.name;
+
+  let state: InstanceState;
+  if (!isOwnedBy(exporter, set) || inFlight.releasing.has(name)) state = 'detached';
+  else if (exporter.metadata?.deletionTimestamp !== undefined || inFlight.deleting.has(name))
+    state = 'deleting';
+  else if (leased) state = 'leased';
+  else if (retiring) state = 'retiring';
+  else if (!enabled) state = 'disabledByHand';
+  else if (pod === 'Failed') state = 'failed';
+  else if (pod === 'Succeeded') state = 'exited';
+  else if (standby) state = 'standby';
+  else if (ready && ASSIGNABLE.has(exporter.status?.exporterStatus ?? '')) state = 'available';
+  else if (ready && HOOK_FAILED.has(exporter.status?.exporterStatus ?? '')) state = 'offline';
+  else if (ready) state = 'starting';
+  else if (
+    (pod === 'Running' || pod === 'Pending' || pod === 'Unknown') &&
+    readySincePod(exporter, instance.pod, ready)
+  )
+    state = 'offline';
+  else state = 'starting';
+
+  const endedAt = ended && instance.pod ? podEndedAt(instance.pod) : undefined;
+  const endMessage = ended && instance.pod ? podEndMessage(instance.pod) : undefined;
+  return {
+    name,
+    ...(instanceOrdinalOf(set, name) !== undefined ? { ordinal: instanceOrdinalOf(set, name) } : {}),
+    state,
+    ready,
+    enabled,
+    leased,
+    servedLease: context.everLeased.has(name),
+    standby,
+    ...(revision !== undefined ? { revision } : {}),
+    current: context.revision !== undefined && revision === context.revision,
+    pod,
+    podPresent,
+    everReady: readySincePod(exporter, instance.pod, ready),
+    createdAt: toMillis(exporter.metadata?.creationTimestamp) ?? 0,
+    ...(endedAt !== undefined ? { endedAt } : {}),
+    ...(endMessage !== undefined ? { endMessage } : {}),
+    ...(retiring
+      ? {
+          retiringReason: SCALE_REASONS.has(markerReason ?? '')
+            ? (markerReason as ScaleReason)
+            : 'scale-down',
+        }
+      : {}),
+    leaseRefUnconfirmed: leaseRef !== undefined && leaseRef !== '' && !context.endedLeases.has(leaseRef),
+    online,
+    source: instance,
+  };
+}
+
+function instanceOrdinalOf(set: ExporterSet, name: string): number | undefined {
+  return instanceOrdinal(set.metadata?.name ?? '', name);
+}

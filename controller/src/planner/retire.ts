@@ -1,0 +1,55 @@
+/**
+ * How an instance leaves the set (SPEC §3.7, §3.8, §3.12, reclaimPolicy), whatever the reason:
+ *
+ * - a leased instance never leaves: no action, whatever the caller wanted;
+ * - reclaimPolicy Retain, an instance that served a lease and whose Pod ended: released (disabled and
+ *   detached from the set), so it and its Pod stay for inspection; the rules then replace it;
+ * - an instance that could be leased now or soon (online, or a Pod that is running or starting):
+ *   disabled first, with our marker; a later pass deletes it once the Lease list confirms that no lease
+ *   names it (a lease assigned in between keeps it until the lease ends);
+ * - one that cannot be leased (disabled already, a standby without Pod, a Pod that ended and an
+ *   exporter not online): deleted at once, unless its `status.leaseRef` names a lease not known to have
+ *   ended, in which case it waits.
+ */
+import type { ExporterSet } from 'virtual-exporters';
+import type { Action } from './actions';
+import { disablePatch, releasePatch } from './exporter';
+import type { InstanceView } from './instances';
+import { toTimestamp } from './snapshot';
+import type { ScaleReason } from './vocabulary';
+
+export interface RetireContext {
+  readonly set: ExporterSet;
+  readonly retain: boolean;
+  readonly now: number;
+}
+
+/** Jumpstarter could assign it a lease now or once its Pod is up. */
+export function couldBeLeased(view: InstanceView): boolean {
+  return (
+    view.online ||
+    view.pod === 'Pending' ||
+    view.pod === 'Running' ||
+    view.pod === 'Unknown' ||
+    (view.pod === 'none' && view.podPresent)
+  );
+}
+
+/** The next step of `view` on its way out, or undefined when it must wait (leased, or an unconfirmed leaseRef). */
+export function retire(view: InstanceView, reason: ScaleReason, context: RetireContext): Action | undefined {
+  if (view.leased) return undefined;
+  const podEnded = view.pod === 'Failed' || view.pod === 'Succeeded';
+  if (context.retain && view.servedLease && podEnded) {
+    return {
+      type: 'ReleaseExporter',
+      name: view.name,
+      reason,
+      patch: releasePatch(view.source.exporter, context.set, toTimestamp(context.now)),
+    };
+  }
+  if (view.enabled && (couldBeLeased(view) || view.leaseRefUnconfirmed)) {
+    return { type: 'DisableExporter', name: view.name, reason, patch: disablePatch(reason) };
+  }
+  if (view.leaseRefUnconfirmed) return undefined;
+  return { type: 'DeleteExporter', name: view.name, reason };
+}

@@ -1,0 +1,29 @@
+/**
+ * The template revision new instances get (SPEC §3.14): a hash of the template, the merged parameters,
+ * the effective images and the class's scheduling, so any change to what an instance is built from
+ * marks the existing ones outdated.
+ */
+import {
+  mergeParameters,
+  templateRevision,
+  type ExporterSet,
+  type Images,
+  type VirtualTargetClass,
+} from 'virtual-exporters';
+
+/** Set-level image entries replace class-level ones entry by entry (as the provisioners resolve them). */
+export function effectiveImages(set: ExporterSet, cls: VirtualTargetClass): Images | undefined {
+  const exporter = set.spec?.images?.exporter ?? cls.spec?.images?.exporter;
+  const runtime = set.spec?.images?.runtime ?? cls.spec?.images?.runtime;
+  if (exporter === undefined && runtime === undefined) return undefined;
+  return { ...(exporter ? { exporter } : {}), ...(runtime ? { runtime } : {}) };
+}
+
+export function currentRevision(set: ExporterSet, cls: VirtualTargetClass): string {
+  return templateRevision({
+    template: set.spec?.template,
+    parameters: mergeParameters(cls.spec?.parameters, set.spec?.parameters),
+    images: effectiveImages(set, cls),
+    scheduling: cls.spec?.scheduling,
+  });
+}

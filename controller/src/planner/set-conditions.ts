@@ -1,0 +1,237 @@
+/**
+ * The set's six conditions from what a pass found and decided. Messages are built from counts and
+ * persisted times only, never from `now`, so a settled set rewrites nothing (SPEC §3.15).
+ */
+import {
+  ConditionReasons,
+  ConditionTypes,
+  RuleMessages,
+  formatDuration,
+  type Condition,
+} from 'virtual-exporters';
+import { findCondition, setCondition, type ConditionInput } from './conditions';
+import { toTimestamp } from './snapshot';
+import { PlannerConditionReasons as R } from './vocabulary';
+
+export interface ConditionFacts {
+  /** Why the class is missing; undefined when it was found. */
+  readonly classMissing?: string;
+  /** The provisioner's findings, formatted; undefined when the parameters are valid or unknown. */
+  readonly invalidParameters?: string;
+  readonly provisionerName: string;
+  readonly selectorMatchesTemplate: boolean;
+  readonly available: number;
+  readonly minAvailable: number;
+  readonly replicas: number;
+  readonly leased: number;
+  readonly starting: number;
+  /** Names of instances that went offline, sorted. */
+  readonly offline: readonly string[];
+  /** Set when the set is being deleted. */
+  readonly draining?: { readonly remaining: number; readonly leased: number };
+  readonly startupFailures: number;
+  readonly lastStartupFailureTime?: number;
+  readonly backoffUntil?: number;
+  readonly backoffMs: number;
+  /** Counts of what this pass asks for. */
+  readonly creating: number;
+  readonly promoting: number;
+  readonly rendering: number;
+  readonly removing: number;
+  /** Realised instances wanted but held back (ceiling, burst, gate). */
+  readonly deferred: number;
+  readonly creatingInFlight: number;
+  readonly retiring: number;
+  readonly outdated: number;
+  readonly revision?: string;
+  readonly window?: {
+    readonly start: number;
+    readonly target: number;
+    readonly dueAt: number;
+    readonly surplus: number;
+  };
+  readonly limited?: { readonly maxReplicas: number; readonly wanted: number };
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function available(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.Available;
+  if (f.classMissing !== undefined) {
+    return {
+      type,
+      status: 'False',
+      reason: ConditionReasons.VirtualTargetClassNotFound,
+      message: f.classMissing,
+    };
+  }
+  const message = `${plural(f.available, 'instance')} available; the warm buffer asks for ${f.minAvailable}`;
+  return f.available >= f.minAvailable
+    ? { type, status: 'True', reason: R.MinimumAvailable, message }
+    : { type, status: 'False', reason: R.BelowMinimumAvailable, message };
+}
+
+function progressing(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.Progressing;
+  if (f.draining) {
+    return {
+      type,
+      status: 'True',
+      reason: R.Draining,
+      message: `the set is being deleted: ${plural(f.draining.remaining, 'instance')} left, ${f.draining.leased} of them leased (kept until their leases end)`,
+    };
+  }
+  if (f.outdated > 0 && f.revision !== undefined) {
+    return {
+      type,
+      status: 'True',
+      reason: R.RollingOut,
+      message: `${plural(f.outdated, 'instance')} of ${f.replicas} still run an older template; replacing them with revision ${f.revision}`,
+    };
+  }
+  const starting = f.starting + f.creatingInFlight + f.creating + f.promoting;
+  if (starting + f.rendering + f.deferred > 0) {
+    const parts = [
+      ...(starting > 0 ? [`${plural(starting, 'instance')} starting`] : []),
+      ...(f.deferred > 0
+        ? [
+            `${plural(f.deferred, 'more instance')} wanted, held back by maxReplicas, the burst limit or the startup backoff`,
+          ]
+        : []),
+    ];
+    return {
+      type,
+      status: 'True',
+      reason: R.ScalingUp,
+      message: parts.length > 0 ? parts.join('; ') : `rendering ${plural(f.rendering, 'instance')}`,
+    };
+  }
+  if (f.removing + f.retiring > 0) {
+    return {
+      type,
+      status: 'True',
+      reason: R.ScalingDown,
+      message: `${plural(f.removing + f.retiring, 'instance')} leaving the pool`,
+    };
+  }
+  if (f.window) {
+    return {
+      type,
+      status: 'False',
+      reason: R.ScaleDownPending,
+      message: `${plural(f.window.surplus, 'idle instance')} beyond the need since ${toTimestamp(f.window.start)}; scaling down to ${f.window.target} at ${toTimestamp(f.window.dueAt)} unless the need grows`,
+    };
+  }
+  return { type, status: 'False', reason: R.Stable, message: 'the pool matches its rules' };
+}
+
+function degraded(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.Degraded;
+  if (!f.selectorMatchesTemplate) {
+    return {
+      type,
+      status: 'True',
+      reason: R.SelectorDoesNotMatchTemplate,
+      message: `spec.selector: ${RuleMessages.selectorMatchesTemplate}; no instances are created until the selector selects spec.template.metadata.labels`,
+    };
+  }
+  if (f.startupFailures > 0) {
+    const last =
+      f.lastStartupFailureTime !== undefined ? `, the last at ${toTimestamp(f.lastStartupFailureTime)}` : '';
+    const wait =
+      f.lastStartupFailureTime !== undefined
+        ? `; new instances wait until ${toTimestamp(f.lastStartupFailureTime + f.backoffMs)} (backoff ${formatDuration(f.backoffMs)})`
+        : '';
+    return {
+      type,
+      status: 'True',
+      reason: ConditionReasons.StartupFailureBackoff,
+      message: `${plural(f.startupFailures, 'instance')} failed before becoming ready${last}${wait}; see the Events and logs of the failed Pods`,
+    };
+  }
+  if (f.offline.length > 0) {
+    const shown = f.offline.slice(0, 5).join(', ') + (f.offline.length > 5 ? ', ...' : '');
+    return {
+      type,
+      status: 'True',
+      reason: R.InstancesOffline,
+      message: `${plural(f.offline.length, 'instance')} went offline while their Pod runs: ${shown}`,
+    };
+  }
+  return { type, status: 'False', reason: R.AsExpected, message: 'no failing or offline instances' };
+}
+
+function scalingLimited(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.ScalingLimited;
+  if (f.limited) {
+    return {
+      type,
+      status: 'True',
+      reason: ConditionReasons.MaxReplicasReached,
+      message: `the floor, the warm buffer and pending leases need ${f.limited.wanted} instances but maxReplicas is ${f.limited.maxReplicas}`,
+    };
+  }
+  return { type, status: 'False', reason: R.WithinLimits, message: 'maxReplicas does not limit the pool' };
+}
+
+function parametersValid(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.ParametersValid;
+  if (f.classMissing !== undefined) {
+    return {
+      type,
+      status: 'Unknown',
+      reason: ConditionReasons.VirtualTargetClassNotFound,
+      message: 'the parameters cannot be checked without the VirtualTargetClass',
+    };
+  }
+  if (f.invalidParameters !== undefined) {
+    return {
+      type,
+      status: 'False',
+      reason: ConditionReasons.InvalidParameters,
+      message: f.invalidParameters,
+    };
+  }
+  return {
+    type,
+    status: 'True',
+    reason: ConditionReasons.ParametersValid,
+    message: `the merged parameters are valid for ${f.provisionerName}`,
+  };
+}
+
+/**
+ * ReplicaFailure belongs to the executor (it sees the API errors): the planner keeps what is there and
+ * only fills in False when the condition is missing.
+ */
+function replicaFailure(previous: readonly Condition[] | undefined): ConditionInput {
+  const old = findCondition(previous, ConditionTypes.ReplicaFailure);
+  if (old) return { type: old.type, status: old.status, reason: old.reason, message: old.message };
+  return {
+    type: ConditionTypes.ReplicaFailure,
+    status: 'False',
+    reason: R.NoFailures,
+    message: 'creates and deletes succeed',
+  };
+}
+
+/** The set's conditions after this pass; conditions of other types are kept as they are. */
+export function setConditions(
+  previous: readonly Condition[] | undefined,
+  facts: ConditionFacts,
+  now: number,
+  generation: number | undefined,
+): Condition[] {
+  let conditions = [...(previous ?? [])];
+  for (const input of [
+    available(facts),
+    progressing(facts),
+    degraded(facts),
+    scalingLimited(facts),
+    replicaFailure(previous),
+    parametersValid(facts),
+  ]) {
+    conditions = setCondition(conditions, input, now, generation);
+  }
+  return conditions;
+}

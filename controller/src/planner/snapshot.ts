@@ -1,0 +1,167 @@
+/**
+ * The planner's input: everything one reconcile pass knows about one ExporterSet, read from the
+ * informer caches by the reconciler. Plain data only, so a pass can be replayed in a test.
+ *
+ * Freshness contract (the reconciler's side): the caches may lag the API, so
+ * - every action the executor applied and the cache does not show yet is listed in `inFlight`
+ *   (see {@link InFlight}): that is what keeps a stale cache from causing twins or double deletes;
+ * - `set.status` is the newest status the controller knows, i.e. the one it last wrote when the
+ *   cache still shows an older one, so persisted fields (window start, failures, ordinal) never
+ *   go back in time.
+ */
+import type { Exporter, ExporterSet, Lease, Provisioner, VirtualTargetClass } from 'virtual-exporters';
+
+/** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
+export type Timestamp = string | Date;
+
+/**
+ * The fields of a core/v1 Pod the planner reads. client-node's `V1Pod` is assignable to it, and so is
+ * the plain JSON of a Pod.
+ */
+export interface PodView {
+  readonly metadata?: {
+    readonly name?: string;
+    readonly uid?: string;
+    readonly creationTimestamp?: Timestamp;
+    readonly deletionTimestamp?: Timestamp;
+  };
+  readonly status?: {
+    /** Pending, Running, Succeeded, Failed or Unknown. */
+    readonly phase?: string;
+    readonly reason?: string;
+    readonly message?: string;
+    readonly startTime?: Timestamp;
+    readonly conditions?: readonly {
+      readonly type: string;
+      readonly status: string;
+      readonly lastTransitionTime?: Timestamp;
+    }[];
+    readonly containerStatuses?: readonly {
+      readonly name: string;
+      readonly state?: {
+        readonly terminated?: {
+          readonly exitCode?: number;
+          readonly reason?: string;
+          readonly message?: string;
+          readonly finishedAt?: Timestamp;
+        };
+      };
+    }[];
+  };
+}
+
+/** The fields of an instance's config Secret the planner reads. */
+export interface SecretView {
+  readonly metadata?: { readonly name?: string };
+  /** base64 values, as the API server returns them. */
+  readonly data?: Readonly<Record<string, string>>;
+}
+
+/** One Exporter labelled with the set's name, with the objects it owns. */
+export interface InstanceSnapshot {
+  readonly exporter: Exporter;
+  /** The instance Pod (named after the Exporter), if it exists. */
+  readonly pod?: PodView;
+  /** The exporter config Secret, if it exists. */
+  readonly configSecret?: SecretView;
+  /**
+   * The `data` the config Secret should hold now (rendered by the reconciler from the credential token,
+   * endpoint and template). Undefined when it cannot be rendered yet or was not computed; then only a
+   * missing Secret is repaired, a stale one is not detected.
+   */
+  readonly desiredConfigSecretData?: Readonly<Record<string, string>>;
+}
+
+/** An Exporter create the executor sent and the cache does not show yet. */
+export interface InFlightCreate {
+  readonly name: string;
+  /** Whether it was created as a standby (no Pod). */
+  readonly standby: boolean;
+}
+
+/**
+ * Writes the executor applied that the cache does not reflect yet, by Exporter name (Pods are named
+ * after their Exporter). The executor adds a name when it applies the matching action and drops it when
+ * the cache shows the effect (or after a timeout, as controller-runtime's expectations do):
+ *
+ * | action          | field        | observed when the cache shows...            |
+ * |-----------------|--------------|---------------------------------------------|
+ * | CreateExporter  | creating     | the Exporter                                |
+ * | DeleteExporter  | deleting     | the Exporter gone (or a deletionTimestamp)  |
+ * | DisableExporter | disabling    | `spec.enabled: false`                       |
+ * | PromoteStandby  | promoting    | the standby label gone                      |
+ * | ReleaseExporter | releasing    | the set's ownerReference gone               |
+ * | RenderInstance  | rendering    | the Pod                                     |
+ * | DeletePod       | deletingPods | the Pod gone (or another Pod uid)           |
+ */
+export interface InFlight {
+  readonly creating?: readonly InFlightCreate[];
+  readonly deleting?: readonly string[];
+  readonly disabling?: readonly string[];
+  readonly promoting?: readonly string[];
+  readonly releasing?: readonly string[];
+  readonly rendering?: readonly string[];
+  readonly deletingPods?: readonly string[];
+}
+
+export interface PlannerOptions {
+  /** Most Exporter creates in flight at once (`--max-burst`). @default 50 */
+  readonly maxBurst: number;
+  /** Wait after the first startup failure; it doubles with each further one. @default 10_000 */
+  readonly startupBackoffBaseMs: number;
+  /** Longest wait between replacements of failing instances. @default 300_000 */
+  readonly startupBackoffMaxMs: number;
+  /** Replacements a template rollout may start at once, in percent of the pool (at least 1). @default 25 */
+  readonly rolloutSurgePercent: number;
+}
+
+export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
+  maxBurst: 50,
+  startupBackoffBaseMs: 10_000,
+  startupBackoffMaxMs: 300_000,
+  rolloutSurgePercent: 25,
+};
+
+export interface PlannerSnapshot {
+  /** The set as cached, with the newest status the controller knows (see the module doc). */
+  readonly set: ExporterSet;
+  /** The set's VirtualTargetClass; undefined when it does not exist. */
+  readonly virtualTargetClass: VirtualTargetClass | undefined;
+  /** The provisioner this controller runs (`--provisioner`); sets of other provisioners are ignored. */
+  readonly provisioner: Pick<Provisioner, 'name' | 'validate'>;
+  /**
+   * Every Exporter in the set's namespace labelled `exporterset.jumpstarter.dev/name=<set>`, whoever owns
+   * it: the planner tells the set's own instances from detached ones.
+   */
+  readonly instances: readonly InstanceSnapshot[];
+  /** Every Jumpstarter Lease in the set's namespace; the planner filters them. */
+  readonly leases: readonly Lease[];
+  readonly inFlight?: InFlight;
+  /** The clock, in epoch milliseconds. */
+  readonly now: number;
+  readonly options?: Partial<PlannerOptions>;
+}
+
+/** The options with defaults filled in; out-of-range values are clamped to the nearest sensible one. */
+export function resolveOptions(options: Partial<PlannerOptions> | undefined): PlannerOptions {
+  const merged = { ...DEFAULT_PLANNER_OPTIONS, ...options };
+  const base = Math.max(0, merged.startupBackoffBaseMs);
+  return {
+    maxBurst: Math.max(1, Math.floor(merged.maxBurst)),
+    startupBackoffBaseMs: base,
+    startupBackoffMaxMs: Math.max(base, merged.startupBackoffMaxMs),
+    rolloutSurgePercent: Math.max(0, merged.rolloutSurgePercent),
+  };
+}
+
+/** Epoch milliseconds of a Kubernetes timestamp; undefined when absent or unreadable. */
+export function toMillis(value: Timestamp | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** RFC 3339 text for status fields and condition times. */
+export function toTimestamp(ms: number): string {
+  return new Date(ms).toISOString();
+}

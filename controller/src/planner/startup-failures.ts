@@ -1,0 +1,74 @@
+/**
+ * Startup-failure backoff (SPEC §3.9): a Pod that ends before its exporter was ever ready counts as a
+ * startup failure of the set; while failures are recent, no new Pod is started until an exponential
+ * backoff (10 s doubling to 5 min by default) has passed since the last one. A ready instance whose
+ * Pod was created after the last failure proves the template works again and resets the count.
+ *
+ * Counting survives restarts and repeated passes over the same failed Pod: the status keeps the count
+ * and the time of the last counted failure, and only Pods that ended after that time are counted.
+ */
+import type { InstanceView } from './instances';
+import type { PlannerOptions } from './snapshot';
+import { toMillis } from './snapshot';
+
+export interface StartupFailureInput {
+  /** `status.startupFailures`. */
+  readonly failures: number;
+  /** `status.lastStartupFailureTime`, epoch ms. */
+  readonly lastFailureTime?: number;
+}
+
+export interface StartupFailureState {
+  readonly failures: number;
+  readonly lastFailureTime?: number;
+  /** Instances whose failure is counted in this pass. */
+  readonly newlyFailed: readonly InstanceView[];
+  /** While `now` is before this, no new Pod may start; undefined when no backoff applies. */
+  readonly backoffUntil?: number;
+}
+
+/** A startup failure: the Pod ended (Failed, or Succeeded without serving) before the exporter was ready. */
+export function isStartupFailure(view: InstanceView): boolean {
+  return (view.state === 'failed' || view.state === 'exited') && !view.everReady;
+}
+
+/** The wait after the `failures`-th consecutive failure. */
+export function backoffDelay(failures: number, options: PlannerOptions): number {
+  if (failures <= 0) return 0;
+  const exponent = Math.min(failures - 1, 30);
+  return Math.min(options.startupBackoffBaseMs * 2 ** exponent, options.startupBackoffMaxMs);
+}
+
+export function startupFailureState(
+  previous: StartupFailureInput,
+  instances: readonly InstanceView[],
+  options: PlannerOptions,
+  now: number,
+): StartupFailureState {
+  const watermark = previous.lastFailureTime;
+  // A Pod with no readable end time counts once: the watermark then moves to now and covers it.
+  const newlyFailed = instances.filter(
+    (v) => isStartupFailure(v) && (watermark === undefined || (v.endedAt ?? 0) > watermark),
+  );
+  let lastFailureTime = watermark;
+  for (const v of newlyFailed) lastFailureTime = Math.max(lastFailureTime ?? 0, v.endedAt ?? now);
+
+  const recovered =
+    watermark !== undefined &&
+    instances.some((v) => {
+      if (!v.ready || v.state === 'detached' || v.state === 'deleting') return false;
+      const started = toMillis(v.source.pod?.metadata?.creationTimestamp) ?? v.createdAt;
+      return started > watermark;
+    });
+  const failures = recovered ? 0 : Math.max(0, previous.failures) + newlyFailed.length;
+  const backoffUntil =
+    failures > 0 && lastFailureTime !== undefined
+      ? lastFailureTime + backoffDelay(failures, options)
+      : undefined;
+  return {
+    failures,
+    ...(lastFailureTime !== undefined ? { lastFailureTime } : {}),
+    newlyFailed,
+    ...(backoffUntil !== undefined && backoffUntil > now ? { backoffUntil } : {}),
+  };
+}

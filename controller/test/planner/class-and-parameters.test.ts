@@ -1,0 +1,83 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConditionReasons, ConditionTypes } from 'virtual-exporters';
+import { plan } from '../../src/planner';
+import { conditionOf, instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';
+
+describe('class and parameters', () => {
+  it('reports a missing class as Available=False/VirtualTargetClassNotFound and changes nothing', () => {
+    const result = plan(
+      snapshot({ cls: null, set: makeSet({ minAvailableReplicas: 3 }), instances: [instance(0, 'exited')] }),
+    );
+    expect(result.actions).toEqual([]);
+    expect(conditionOf(result, ConditionTypes.Available)).toMatchObject({
+      status: 'False',
+      reason: ConditionReasons.VirtualTargetClassNotFound,
+      message: expect.stringContaining('VirtualTargetClass "qemu-rpi4" was not found in namespace "lab"'),
+    });
+    expect(conditionOf(result, ConditionTypes.ParametersValid)?.status).toBe('Unknown');
+    expect(result.events).toContainEqual(
+      expect.objectContaining({ type: 'Warning', reason: ConditionReasons.VirtualTargetClassNotFound }),
+    );
+  });
+
+  it('recovers once the class exists', () => {
+    const missing = plan(snapshot({ cls: null, set: makeSet({ minAvailableReplicas: 1 }) }));
+    const found = plan(snapshot({ set: makeSet({ minAvailableReplicas: 1 }, { status: missing.status }) }));
+    expect(conditionOf(found, ConditionTypes.Available)?.reason).toBe('BelowMinimumAvailable');
+    expect(ofType(found, 'CreateExporter')).toHaveLength(1);
+  });
+
+  it('ignores a set whose class belongs to another provisioner: no actions, no status', () => {
+    const result = plan(
+      snapshot({ cls: makeClass({ provisioner: 'ec2.jumpstarter.dev' }), set: makeSet({ minReplicas: 2 }) }),
+    );
+    expect(result.actions).toEqual([]);
+    expect(result.status).toBeUndefined();
+    expect(result.ignored).toContain('ec2.jumpstarter.dev');
+  });
+
+  it('reports invalid merged parameters with the provisioner message and creates nothing', () => {
+    const set = makeSet({ minAvailableReplicas: 3, parameters: { arch: 'mips' } });
+    const result = plan(snapshot({ set, instances: [instance(0, 'available')], leases: [lease('l')] }));
+    expect(conditionOf(result, ConditionTypes.ParametersValid)).toMatchObject({
+      status: 'False',
+      reason: ConditionReasons.InvalidParameters,
+      message:
+        'spec.parameters.arch: must be one of "x86_64", "aarch64" (the guest architecture) (got "mips")',
+    });
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(ofType(result, 'PromoteStandby')).toEqual([]);
+    // The existing instance keeps serving: it is outdated (new parameters) but nothing replaces it.
+    expect(ofType(result, 'DisableExporter')).toEqual([]);
+    expect(ofType(result, 'DeleteExporter')).toEqual([]);
+  });
+
+  it('recovers when the parameters are fixed', () => {
+    const result = plan(
+      snapshot({ set: makeSet({ minAvailableReplicas: 1, parameters: { arch: 'x86_64' } }) }),
+    );
+    expect(conditionOf(result, ConditionTypes.ParametersValid)).toMatchObject({
+      status: 'True',
+      reason: ConditionReasons.ParametersValid,
+    });
+    expect(ofType(result, 'CreateExporter')).toHaveLength(1);
+  });
+
+  it('reports a selector that does not select the template labels and creates nothing', () => {
+    const set = makeSet({ minReplicas: 2, selector: { matchLabels: { board: 'imx8' } } });
+    const result = plan(snapshot({ set }));
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(conditionOf(result, ConditionTypes.Degraded)).toMatchObject({
+      status: 'True',
+      reason: 'SelectorDoesNotMatchTemplate',
+      message: expect.stringContaining('selector must match the template labels'),
+    });
+  });
+
+  it('keeps serving existing instances while the selector is wrong', () => {
+    const set = makeSet({ minAvailableReplicas: 1, selector: { matchLabels: { board: 'imx8' } } });
+    const result = plan(snapshot({ set, instances: [instance(0, 'unrendered')] }));
+    expect(namesOf(result, 'RenderInstance')).toEqual([]);
+    expect(ofType(result, 'DeleteExporter')).toEqual([]);
+  });
+});

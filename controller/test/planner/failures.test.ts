@@ -1,0 +1,151 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConditionReasons, ConditionTypes } from 'virtual-exporters';
+import {
+  backoffDelay,
+  plan,
+  resolveOptions,
+  type InstanceSnapshot,
+  type PlannerSnapshot,
+} from '../../src/planner';
+import { applyPlan } from './applier';
+import { at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot, T0 } from './builders';
+
+const SECOND = 1_000;
+
+describe('failures › startup backoff', () => {
+  it('counts a Pod that failed before its exporter was ready and backs off new instances', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 1 }),
+        instances: [instance(0, 'failed', { endedAt: -SECOND })],
+      }),
+    );
+    expect(result.status).toMatchObject({ startupFailures: 1, lastStartupFailureTime: at(-SECOND) });
+    expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-0']);
+    // No replacement yet; only a standby, so leases keep waiting instead of ending.
+    expect(ofType(result, 'CreateExporter').map((c) => c.standby)).toEqual([true]);
+    expect(result.requeueAfterMs).toBe(9 * SECOND);
+    expect(conditionOf(result, ConditionTypes.Degraded)).toMatchObject({
+      status: 'True',
+      reason: ConditionReasons.StartupFailureBackoff,
+    });
+    expect(result.events).toContainEqual(
+      expect.objectContaining({
+        type: 'Warning',
+        reason: 'StartupFailure',
+        message: expect.stringContaining(
+          'pool-0 failed before becoming ready: container exporter exited with code 1: boom',
+        ),
+      }),
+    );
+  });
+
+  it('does not count a Pod that failed after its exporter had been ready', () => {
+    const result = plan(
+      snapshot({ set: makeSet({ minAvailableReplicas: 1 }), instances: [instance(0, 'crashed')] }),
+    );
+    expect(result.status?.startupFailures).toBe(0);
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-1']);
+  });
+
+  it('counts the same failed Pod once, however many passes see it', () => {
+    const set = makeSet(
+      { minAvailableReplicas: 1 },
+      { status: { startupFailures: 1, lastStartupFailureTime: at(-SECOND) } },
+    );
+    const result = plan(snapshot({ set, instances: [instance(0, 'failed', { endedAt: -SECOND })] }));
+    expect(result.status?.startupFailures).toBe(1);
+  });
+
+  it('starts no Pod and promotes no standby during the backoff, but keeps a standby', () => {
+    const set = makeSet(
+      { minAvailableReplicas: 1 },
+      { status: { startupFailures: 2, lastStartupFailureTime: at(-5 * SECOND) } },
+    );
+    const result = plan(
+      snapshot({ set, instances: [instance(0, 'unrendered'), instance(1, 'standby')], leases: [lease('l')] }),
+    );
+    expect(ofType(result, 'RenderInstance')).toEqual([]);
+    expect(ofType(result, 'PromoteStandby')).toEqual([]);
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(result.requeueAfterMs).toBe(15 * SECOND);
+  });
+
+  it('resumes once the backoff has passed', () => {
+    const set = makeSet(
+      { minAvailableReplicas: 1 },
+      { status: { startupFailures: 2, lastStartupFailureTime: at(-25 * SECOND) } },
+    );
+    const result = plan(snapshot({ set, instances: [instance(0, 'unrendered')] }));
+    expect(namesOf(result, 'RenderInstance')).toEqual(['pool-0']);
+    expect(result.requeueAfterMs).toBeUndefined();
+  });
+
+  it('doubles the backoff from 10 s up to 5 min', () => {
+    const options = resolveOptions(undefined);
+    expect([1, 2, 3, 4, 5, 6, 7, 40].map((n) => backoffDelay(n, options) / SECOND)).toEqual([
+      10, 20, 40, 80, 160, 300, 300, 300,
+    ]);
+  });
+
+  it('resets when an instance created after the last failure becomes ready', () => {
+    const set = makeSet(
+      { minAvailableReplicas: 1 },
+      { status: { startupFailures: 4, lastStartupFailureTime: at(-60 * SECOND) } },
+    );
+    const result = plan(
+      snapshot({ set, instances: [instance(0, 'available', { createdAt: -30 * SECOND })] }),
+    );
+    expect(result.status?.startupFailures).toBe(0);
+    expect(conditionOf(result, ConditionTypes.Degraded)?.status).toBe('False');
+  });
+
+  it('keeps a crash loop bounded: few Pods in 5 minutes', () => {
+    // Every Pod fails 2 s after it is rendered; one instance wanted; no other actor.
+    let current: PlannerSnapshot = snapshot({ set: makeSet({ minAvailableReplicas: 1 }) });
+    const renderedAt = new Map<string, number>();
+    let pods = 0;
+    for (let t = 0; t <= 300 * SECOND; t += SECOND) {
+      current = {
+        ...current,
+        now: T0 + t,
+        instances: current.instances.map((i) => crashIfDue(i, renderedAt, T0 + t)),
+      };
+      const result = plan(current);
+      for (const render of ofType(result, 'RenderInstance')) renderedAt.set(render.name, T0 + t);
+      pods += ofType(result, 'RenderInstance').length;
+      current = applyPlan(current, result);
+      current = { ...current, instances: current.instances.map(withCredential) };
+    }
+    // 10 + 20 + 40 + 80 + 160 s of backoff (plus boot time) fit about 6 attempts into 5 minutes.
+    expect(pods).toBeGreaterThanOrEqual(4);
+    expect(pods).toBeLessThanOrEqual(7);
+    expect(current.set.status?.startupFailures).toBeGreaterThanOrEqual(4);
+  });
+});
+
+function withCredential(i: InstanceSnapshot): InstanceSnapshot {
+  if (i.exporter.status?.credential) return i;
+  return { ...i, exporter: { ...i.exporter, status: { credential: { name: 'c' }, endpoint: 'e' } } };
+}
+
+function crashIfDue(i: InstanceSnapshot, renderedAt: Map<string, number>, now: number): InstanceSnapshot {
+  const name = i.exporter.metadata?.name ?? '';
+  const since = renderedAt.get(name);
+  if (!i.pod || since === undefined || now - since < 2 * SECOND || i.pod.status?.phase === 'Failed') return i;
+  return {
+    ...i,
+    pod: {
+      ...i.pod,
+      status: {
+        phase: 'Failed',
+        containerStatuses: [
+          {
+            name: 'exporter',
+            state: { terminated: { exitCode: 1, finishedAt: new Date(now).toISOString() } },
+          },
+        ],
+      },
+    },
+  };
+}

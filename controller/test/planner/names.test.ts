@@ -1,0 +1,67 @@
+import { describe, expect, it } from '@jest/globals';
+import { plan } from '../../src/planner';
+import { instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
+
+describe('names', () => {
+  it('continue from status.nextOrdinal and advance it', () => {
+    const result = plan(snapshot({ set: makeSet({ minReplicas: 2 }, { status: { nextOrdinal: 7 } }) }));
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-7', 'pool-8']);
+    expect(result.status?.nextOrdinal).toBe(9);
+  });
+
+  it('never fall below the highest existing ordinal, even when the status was lost', () => {
+    const result = plan(
+      snapshot({ set: makeSet({ minReplicas: 2 }), instances: [instance(4, 'available')] }),
+    );
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-5']);
+  });
+
+  it('skip ordinals of detached and deleting instances', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minReplicas: 1 }),
+        instances: [
+          instance(3, 'available', { detached: true }),
+          instance(6, 'available', { deleting: true }),
+        ],
+      }),
+    );
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-7']);
+  });
+
+  it('never reuse a name an old Lease points at', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minReplicas: 1 }),
+        leases: [lease('old', { exporter: 'pool-12', ended: true }), lease('pin', { pinnedTo: 'pool-20' })],
+      }),
+    );
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-21']);
+  });
+
+  it('never plan a create twice while it is in flight, and count it as supply', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 2 }),
+        inFlight: {
+          creating: [
+            { name: 'pool-0', standby: false },
+            { name: 'pool-1', standby: false },
+          ],
+        },
+      }),
+    );
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(result.status?.nextOrdinal).toBe(2);
+  });
+
+  it('ignore names of other sets that share the prefix', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minReplicas: 1 }),
+        leases: [lease('x', { exporter: 'pool-b-9', ended: true })],
+      }),
+    );
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-0']);
+  });
+});
