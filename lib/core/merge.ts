@@ -35,7 +35,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function deepCopy<T>(value: T): T;
 export function deepCopy(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map((item: unknown) => deepCopy(item));
+  // Array.from builds the copy in this realm, even for a list from a vm context or structuredClone.
+  if (Array.isArray(value)) return Array.from(value as unknown[], (item) => deepCopy(item));
   if (!isPlainObject(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {

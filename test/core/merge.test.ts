@@ -272,6 +272,15 @@ describe('isPlainObject across realms', () => {
     expect(isPlainObject(runInNewContext('[]'))).toBe(false);
     expect(deepMerge(foreign, { a: { c: 2 } })).toEqual({ a: { b: [1], c: 2 } });
   });
+
+  it('copies lists from another realm into lists of this realm', () => {
+    const foreign = runInNewContext('({ list: [1, [2]] })') as { list: unknown[] };
+    expect(foreign.list).not.toBeInstanceOf(Array);
+    const copy = deepCopy(foreign) as { list: unknown[] };
+    expect(copy.list).toBeInstanceOf(Array);
+    expect(copy.list[1]).toBeInstanceOf(Array);
+    expect(copy).toEqual({ list: [1, [2]] });
+  });
 });
 
 describe('mergeParameters', () => {
