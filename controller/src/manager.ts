@@ -1,0 +1,202 @@
+/**
+ * The controller process, wired (controller-runtime's manager): clients and informers on every
+ * replica, metrics and health servers, and — while this replica leads, or always without
+ * `--leader-elect` — a work queue whose workers run the reconciler.
+ *
+ * Shutdown (SIGTERM, or `stop()`): the queue stops handing out keys and waits for the passes in
+ * flight, then the election lease is released (so no other leader acts while a pass of ours is
+ * still writing), then the informers stop and the servers close. Losing leadership stops the manager
+ * at once and resolves `done` with `'lost-leadership'`: the caller exits and a fresh process starts
+ * over from the API (state in memory — expectations, the status memo — belongs to the leader term).
+ *
+ * `startManager` takes its KubeConfig, clock and logger injected, so tests run it in-process against
+ * the test cluster; `main.ts` only parses the command line and calls it.
+ */
+import type { KubeConfig } from '@kubernetes/client-node';
+import { createClients, loadKubeConfig, type KubeClients } from './kube/clients';
+import { createInformers, type ControllerInformers } from './kube/informers';
+import type { HttpEndpoint } from './operations/http-server';
+import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './operations/health';
+import {
+  LeaderElector,
+  controllerNamespace,
+  leaderElectionId,
+  type LeaderElectionOptions,
+} from './operations/leader-election';
+import { createLogger, type Logger } from './operations/logger';
+import { ControllerMetrics, startMetricsServer } from './operations/metrics';
+import type { Options } from './operations/options';
+import type { PlannerOptions } from './planner';
+import { systemClock, type Clock } from './queue/clock';
+import { objectKey } from './queue/object-key';
+import { WorkQueue } from './queue/work-queue';
+import { EventRecorder } from './reconciler/event-recorder';
+import { Expectations } from './reconciler/expectations';
+import { registerHandlers } from './reconciler/handlers';
+import { LatencyObserver } from './reconciler/observations';
+import { Reconciler } from './reconciler/reconciler';
+import { StatusMemo } from './reconciler/status-memo';
+
+export interface ManagerDeps {
+  /** @default loadKubeConfig(options.kubeconfig) */
+  readonly kubeConfig?: KubeConfig;
+  /** The controller's timeline (queue delays, planner `now`, election). @default systemClock */
+  readonly clock?: Clock;
+  /** @default createLogger({ level: options.logLevel }) */
+  readonly logger?: Logger;
+  /** Leader-election identity and timings (tests shorten them); namespace defaults to `controllerNamespace()`. */
+  readonly leaderElection?: Partial<
+    Pick<
+      LeaderElectionOptions,
+      'identity' | 'namespace' | 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'
+    >
+  >;
+  /** Planner options beyond `--max-burst` (startup backoff, rollout surge). */
+  readonly plannerOptions?: Partial<PlannerOptions>;
+  /** How long an applied write may stay unseen in the cache. @default 2 min */
+  readonly expectationTimeoutMs?: number;
+}
+
+export type StopReason = 'stopped' | 'lost-leadership';
+
+export interface Manager {
+  readonly clients: KubeClients;
+  readonly informers: ControllerInformers;
+  readonly queue: WorkQueue;
+  readonly metrics: ControllerMetrics;
+  readonly reconciler: Reconciler;
+  readonly metricsEndpoint?: HttpEndpoint;
+  readonly healthEndpoint?: HttpEndpoint;
+  /** True while this replica's workers run. */
+  isLeader(): boolean;
+  /** Graceful shutdown; idempotent. */
+  stop(): Promise<void>;
+  /** Resolves once the manager stopped, with why. */
+  readonly done: Promise<StopReason>;
+}
+
+export async function startManager(options: Options, deps: ManagerDeps = {}): Promise<Manager> {
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? createLogger({ level: options.logLevel });
+  const kubeConfig = deps.kubeConfig ?? loadKubeConfig(options.kubeconfig);
+  const clients = createClients(kubeConfig);
+  const informers = createInformers(clients, {
+    ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
+    clock,
+    onError: (error, context) =>
+      logger.warn({ err: error, resource: context.resource, retryInMs: context.retryInMs }, 'informer error'),
+  });
+  const metrics = new ControllerMetrics({ processMetrics: true });
+  const expectations = new Expectations(clock, deps.expectationTimeoutMs);
+  const reconciler = new Reconciler({
+    caches: informers,
+    core: clients.core,
+    clients,
+    provisioner: options.provisioner,
+    expectations,
+    statuses: new StatusMemo(),
+    clock,
+    plannerOptions: { ...deps.plannerOptions, maxBurst: options.maxBurst },
+    logger,
+    events: new EventRecorder(clients.core, clock, logger),
+    metrics,
+    latencies: new LatencyObserver(metrics),
+  });
+  const queue = new WorkQueue({
+    clock,
+    onError: (key, error, retryInMs) => {
+      const [namespace, name] = key.split('/');
+      logger.warn({ err: error, namespace, exporterset: name, retryInMs }, 'reconcile failed');
+    },
+  });
+  metrics.bindQueueDepth(() => queue.depth());
+  registerHandlers(informers, (key) => queue.add(key));
+
+  let stopping = false;
+  let leading = false;
+  let workers: Promise<void> | undefined;
+  let resolveDone!: (reason: StopReason) => void;
+  const done = new Promise<StopReason>((resolve) => (resolveDone = resolve));
+
+  const metricsEndpoint = await startMetricsServer({
+    bindAddress: options.metricsBindAddress,
+    registry: metrics.registry,
+  });
+  const healthEndpoint = await startHealthServer({
+    bindAddress: options.healthProbeBindAddress,
+    readiness: {
+      informers: cachesSyncedCheck(() => informers.hasSynced()),
+      shutdown: notShuttingDownCheck(() => stopping),
+    },
+  });
+
+  const startWorking = async (): Promise<void> => {
+    await informers.synced;
+    if (stopping || workers) return;
+    leading = true;
+    logger.info({ workers: options.workers }, 'starting workers');
+    // Every set gets a first pass, even one that no event will mention.
+    for (const set of informers.exporterSets.list()) {
+      const { namespace, name } = set.metadata ?? {};
+      if (namespace && name) queue.add(objectKey({ namespace, name }));
+    }
+    workers = queue.run(options.workers, reconciler.reconcile);
+  };
+
+  let elector: LeaderElector | undefined;
+  let stopped: Promise<void> | undefined;
+  const stop = (reason: StopReason): Promise<void> => {
+    stopped ??= (async () => {
+      stopping = true;
+      await queue.shutdown();
+      leading = false;
+      await elector?.stop();
+      await informers.stop();
+      await Promise.all([metricsEndpoint?.close(), healthEndpoint?.close()]);
+      logger.info({ reason }, 'controller stopped');
+      resolveDone(reason);
+    })();
+    return stopped;
+  };
+
+  informers.start();
+  if (options.leaderElect) {
+    const election = deps.leaderElection ?? {};
+    elector = new LeaderElector({
+      coordination: clients.coordination,
+      namespace: election.namespace ?? controllerNamespace({ kubeConfig }),
+      name: leaderElectionId(options.provisioner.name),
+      clock,
+      ...(election.identity !== undefined ? { identity: election.identity } : {}),
+      ...(election.leaseDurationMs !== undefined ? { leaseDurationMs: election.leaseDurationMs } : {}),
+      ...(election.renewDeadlineMs !== undefined ? { renewDeadlineMs: election.renewDeadlineMs } : {}),
+      ...(election.retryPeriodMs !== undefined ? { retryPeriodMs: election.retryPeriodMs } : {}),
+      onStartedLeading: () => {
+        logger.info('started leading');
+        startWorking().catch((error: unknown) => logger.error({ err: error }, 'cannot start workers'));
+      },
+      onStoppedLeading: () => {
+        logger.error('lost leadership; stopping');
+        void stop('lost-leadership');
+      },
+      onNewLeader: (identity) => logger.info({ leader: identity }, 'leader changed'),
+      onError: (error) => logger.debug({ err: error }, 'leader election request failed'),
+    });
+    elector.start();
+  } else {
+    startWorking().catch((error: unknown) => logger.error({ err: error }, 'cannot start workers'));
+  }
+
+  return {
+    clients,
+    informers,
+    queue,
+    metrics,
+    reconciler,
+    ...(metricsEndpoint ? { metricsEndpoint } : {}),
+    ...(healthEndpoint ? { healthEndpoint } : {}),
+    isLeader: () => leading && !stopping,
+    stop: () => stop('stopped'),
+    done,
+  };
+}

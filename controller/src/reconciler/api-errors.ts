@@ -1,0 +1,36 @@
+/**
+ * Reading client-node's errors: `ApiException` carries the HTTP code and the server's `Status` body
+ * (as text or parsed); the ReplicaFailure condition and the logs want the server's message, not the
+ * exception's long summary with headers.
+ */
+export function statusCode(error: unknown): number | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** The server's `Status` body, parsed when it came as text. */
+function statusBody(error: unknown): { message?: unknown; reason?: unknown } | undefined {
+  const body = (error as { body?: unknown } | undefined)?.body;
+  if (typeof body !== 'string') return body as { message?: unknown; reason?: unknown } | undefined;
+  try {
+    return JSON.parse(body) as { message?: unknown; reason?: unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+export const isNotFound = (error: unknown): boolean => statusCode(error) === 404;
+
+/** 409 AlreadyExists (a 409 Conflict is something else: a precondition or version that moved). */
+export function isAlreadyExists(error: unknown): boolean {
+  if (statusCode(error) !== 409) return false;
+  const reason = statusBody(error)?.reason;
+  return reason === undefined || reason === 'AlreadyExists';
+}
+
+/** The API server's message (`Status.message`), else the error's own message. */
+export function apiErrorMessage(error: unknown): string {
+  const message = statusBody(error)?.message;
+  if (typeof message === 'string' && message !== '') return message;
+  return error instanceof Error ? error.message : String(error);
+}

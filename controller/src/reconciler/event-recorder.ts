@@ -1,0 +1,56 @@
+/**
+ * Kubernetes Events on ExporterSets (SPEC §3: one per scale action and condition change), written as
+ * core/v1 Events by the controller's identity. An Event that cannot be written is logged and dropped:
+ * events are for people, a pass never fails because of one.
+ */
+import type { CoreV1Api, CoreV1Event } from '@kubernetes/client-node';
+import type { ExporterSet } from 'virtual-exporters';
+import type { Logger } from '../operations/logger';
+import type { PlanEvent } from '../planner';
+import type { Clock } from '../queue/clock';
+import { apiErrorMessage } from './api-errors';
+
+export const EVENT_SOURCE = 'exporter-set-controller';
+
+export class EventRecorder {
+  constructor(
+    private readonly core: CoreV1Api,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async record(set: ExporterSet, events: readonly PlanEvent[]): Promise<void> {
+    await Promise.all(events.map((event) => this.write(set, event)));
+  }
+
+  private async write(set: ExporterSet, event: PlanEvent): Promise<void> {
+    const namespace = set.metadata?.namespace ?? 'default';
+    const now = new Date(this.clock.now());
+    const body: CoreV1Event = {
+      metadata: { generateName: `${set.metadata?.name ?? 'exporterset'}.`, namespace },
+      involvedObject: {
+        apiVersion: set.apiVersion,
+        kind: set.kind,
+        name: set.metadata?.name,
+        namespace,
+        ...(set.metadata?.uid ? { uid: set.metadata.uid } : {}),
+      },
+      reason: event.reason,
+      message: event.message,
+      type: event.type,
+      count: 1,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      source: { component: EVENT_SOURCE },
+      reportingComponent: EVENT_SOURCE,
+    };
+    try {
+      await this.core.createNamespacedEvent({ namespace, body });
+    } catch (error) {
+      this.logger.warn(
+        { reason: event.reason, error: apiErrorMessage(error) },
+        'could not record an event on the set',
+      );
+    }
+  }
+}

@@ -1,0 +1,240 @@
+/**
+ * The executor: applies a plan's actions through the API, in the plan's order (creates before
+ * disables and deletes), and reports what it applied. It decides nothing the planner decides; what is
+ * its own:
+ *
+ * - **Slow start** (SPEC §3.5): Exporter creates go in batches of 1, 2, 4, … and stop at the first
+ *   failed batch, so a quota or admission problem costs one failed request, not fifty.
+ * - **Idempotence**: AlreadyExists on a create means an earlier create of this never-reused name landed;
+ *   NotFound on a delete means it is gone. Both count as success.
+ * - **Expectations**: every applied write is recorded until the cache shows it (expectations.ts).
+ * - **ReplicaFailure**: the outcome of this pass's creates and deletes (FailedCreate/FailedDelete with
+ *   the API server's message); other failed writes are returned as errors, so the key backs off.
+ * - Renders happen here (config Secret, then Pod): a credential Secret without a token yet is a
+ *   transient error like any other.
+ */
+import type { Action, CreateExporterAction, Plan } from '../planner';
+import { jsonPatch, mergePatch, patchSecret } from '../kube/patch';
+import type { KubeClients } from '../kube/clients';
+import { DRAIN_FINALIZER, ConditionReasons, type ExporterSet } from 'virtual-exporters';
+import type { V1Pod, V1Secret } from '@kubernetes/client-node';
+import { apiErrorMessage, isAlreadyExists, isNotFound } from './api-errors';
+import type { Expectations } from './expectations';
+import type { SetWorld } from './snapshot';
+
+export interface ExecutorDeps {
+  readonly clients: KubeClients;
+  readonly expectations: Expectations;
+}
+
+export interface ReplicaFailure {
+  readonly reason: typeof ConditionReasons.FailedCreate | typeof ConditionReasons.FailedDelete;
+  readonly message: string;
+}
+
+export interface Execution {
+  /** The actions that took effect (or had already), in order. */
+  readonly applied: readonly Action[];
+  /** Whether the pass sent Exporter creates or deletes (ReplicaFailure then reflects this pass). */
+  readonly changedReplicas: boolean;
+  readonly replicaFailure?: ReplicaFailure;
+  /** Other failed writes: the pass is retried with backoff. */
+  readonly errors: readonly unknown[];
+}
+
+/** Batch sizes 1, 2, 4, … covering `total`. */
+export function slowStartBatches(total: number): number[] {
+  const sizes: number[] = [];
+  for (let size = 1, left = total; left > 0; size *= 2) {
+    sizes.push(Math.min(size, left));
+    left -= Math.min(size, left);
+  }
+  return sizes;
+}
+
+export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): Promise<Execution> {
+  const { clients, expectations } = deps;
+  const { key, snapshot } = world;
+  const set = snapshot.set;
+  const namespace = set.metadata?.namespace ?? '';
+  const applied: Action[] = [];
+  const errors: unknown[] = [];
+  let replicaFailure: ReplicaFailure | undefined;
+  let changedReplicas = false;
+
+  const creates = plan.actions.filter((a): a is CreateExporterAction => a.type === 'CreateExporter');
+  const others = plan.actions.filter((a) => a.type !== 'CreateExporter');
+  const createOne = async (action: CreateExporterAction): Promise<void> => {
+    try {
+      await clients.exporters.create(namespace, action.exporter);
+    } catch (error) {
+      if (!isAlreadyExists(error)) throw error;
+    }
+    expectations.expect(key, { kind: 'creating', name: action.name, standby: action.standby });
+    applied.push(action);
+  };
+
+  const run = async (action: Action): Promise<void> => {
+    switch (action.type) {
+      case 'AddFinalizer':
+        await addFinalizer(clients, set);
+        break;
+      case 'RemoveFinalizer':
+        await removeFinalizer(clients, set);
+        break;
+      case 'CreateExporter':
+        await createOne(action);
+        return;
+      case 'PromoteStandby':
+        await clients.exporters.patch(namespace, action.name, mergePatch(action.patch));
+        expectations.expect(key, { kind: 'promoting', name: action.name });
+        break;
+      case 'RenderInstance': {
+        const rendered = await world.render(action.name);
+        for (const object of rendered.objects) await createRendered(clients, namespace, object);
+        expectations.expect(key, { kind: 'rendering', name: action.name });
+        break;
+      }
+      case 'SyncConfigSecret': {
+        const rendered = await world.render(action.name);
+        const secret = rendered.objects.find((o) => o.kind === 'Secret') as V1Secret | undefined;
+        if (!secret?.metadata?.name) throw new Error(`the render of ${action.name} has no config Secret`);
+        try {
+          await patchSecret(clients.core, namespace, secret.metadata.name, mergePatch({ data: secret.data }));
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+          await createRendered(clients, namespace, secret as Record<string, unknown>);
+        }
+        break;
+      }
+      case 'DeletePod':
+        try {
+          await clients.core.deleteNamespacedPod({
+            namespace,
+            name: action.name,
+            ...(action.podUid ? { body: { preconditions: { uid: action.podUid } } } : {}),
+          });
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+        }
+        expectations.expect(key, {
+          kind: 'deletingPods',
+          name: action.name,
+          ...(action.podUid ? { podUid: action.podUid } : {}),
+        });
+        break;
+      case 'ReleaseExporter': {
+        const resourceVersion = world.exporters.get(action.name)?.metadata?.resourceVersion;
+        const patch = {
+          ...action.patch,
+          metadata: { ...action.patch.metadata, ...(resourceVersion ? { resourceVersion } : {}) },
+        };
+        await clients.exporters.patch(namespace, action.name, mergePatch(patch));
+        expectations.expect(key, { kind: 'releasing', name: action.name });
+        break;
+      }
+      case 'DisableExporter':
+        await clients.exporters.patch(namespace, action.name, mergePatch(action.patch));
+        expectations.expect(key, { kind: 'disabling', name: action.name });
+        break;
+      case 'DeleteExporter': {
+        changedReplicas = true;
+        const uid = world.exporters.get(action.name)?.metadata?.uid;
+        try {
+          await clients.exporters.delete(namespace, action.name, uid ? { uid } : {});
+        } catch (error) {
+          if (!isNotFound(error)) throw error;
+        }
+        expectations.expect(key, { kind: 'deleting', name: action.name });
+        break;
+      }
+    }
+    applied.push(action);
+  };
+
+  // AddFinalizer comes before everything (ACTION_ORDER); then the slow-start creates.
+  for (const action of others.filter((a) => a.type === 'AddFinalizer')) {
+    try {
+      await run(action);
+    } catch (error) {
+      errors.push(error);
+    }
+  }
+  const rest = others.filter((a) => a.type !== 'AddFinalizer');
+  let createFailed = false;
+  let offset = 0;
+  for (const size of slowStartBatches(creates.length)) {
+    changedReplicas = true;
+    const batch = creates.slice(offset, offset + size);
+    offset += size;
+    const results = await Promise.allSettled(batch.map(createOne));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      createFailed = true;
+      replicaFailure = { reason: ConditionReasons.FailedCreate, message: apiErrorMessage(failed.reason) };
+      break;
+    }
+  }
+  for (const action of rest) {
+    // A rollout retires an outdated instance only once its replacement exists.
+    if (createFailed && 'reason' in action && action.reason === 'rollout') continue;
+    try {
+      await run(action);
+    } catch (error) {
+      if (action.type === 'DeleteExporter') {
+        replicaFailure ??= { reason: ConditionReasons.FailedDelete, message: apiErrorMessage(error) };
+      } else {
+        errors.push(error);
+      }
+    }
+  }
+  return { applied, changedReplicas, ...(replicaFailure ? { replicaFailure } : {}), errors };
+}
+
+async function createRendered(
+  clients: KubeClients,
+  namespace: string,
+  object: Record<string, unknown>,
+): Promise<void> {
+  try {
+    if (object.kind === 'Secret') {
+      await clients.core.createNamespacedSecret({ namespace, body: object as V1Secret });
+    } else if (object.kind === 'Pod') {
+      await clients.core.createNamespacedPod({ namespace, body: object as V1Pod });
+    } else {
+      throw new Error(
+        `the provisioner rendered a ${String(object.kind)}, which the controller does not create`,
+      );
+    }
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+}
+
+/** A merge patch of the whole list, guarded by the resourceVersion it was read at (409 if it moved). */
+async function addFinalizer(clients: KubeClients, set: ExporterSet): Promise<void> {
+  const finalizers = [...(set.metadata?.finalizers ?? []), DRAIN_FINALIZER];
+  const resourceVersion = set.metadata?.resourceVersion;
+  await clients.exporterSets.patch(
+    set.metadata?.namespace ?? '',
+    set.metadata?.name ?? '',
+    mergePatch({ metadata: { finalizers, ...(resourceVersion ? { resourceVersion } : {}) } }),
+  );
+}
+
+async function removeFinalizer(clients: KubeClients, set: ExporterSet): Promise<void> {
+  const index = (set.metadata?.finalizers ?? []).indexOf(DRAIN_FINALIZER);
+  if (index < 0) return;
+  try {
+    await clients.exporterSets.patch(
+      set.metadata?.namespace ?? '',
+      set.metadata?.name ?? '',
+      jsonPatch([
+        { op: 'test', path: `/metadata/finalizers/${index}`, value: DRAIN_FINALIZER },
+        { op: 'remove', path: `/metadata/finalizers/${index}` },
+      ]),
+    );
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+}

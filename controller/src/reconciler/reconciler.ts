@@ -1,0 +1,205 @@
+/**
+ * One reconcile pass for one ExporterSet key (SPEC §3, level-triggered): read the set's world from
+ * the caches, plan, apply the plan, and write the status through `/status` once — only when it differs
+ * from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
+ * applied and the conditions that changed; the pool's metrics are updated.
+ *
+ * A set missing from the cache was deleted: its expectations, memo and metrics are dropped. A set of
+ * another provisioner is left alone (the planner's `ignored`). Writes that failed other than creates and
+ * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
+ * is retried with the work queue's backoff.
+ */
+import { ConditionTypes, type ExporterSet, type ExporterSetStatus } from 'virtual-exporters';
+import type { ControllerMetrics, SetRef } from '../operations/metrics';
+import { exporterSetLogger, type Logger } from '../operations/logger';
+import {
+  actionEvents,
+  conditionEvents,
+  findCondition,
+  plan,
+  PlannerConditionReasons,
+  PlannerEventReasons,
+  setCondition,
+  statusEquals,
+  type Action,
+  type Plan,
+} from '../planner';
+import { parseObjectKey } from '../queue/object-key';
+import type { ReconcileResult } from '../queue/work-queue';
+import { apiErrorMessage, isNotFound } from './api-errors';
+import type { EventRecorder } from './event-recorder';
+import type { LatencyObserver } from './observations';
+import { execute, type Execution, type ExecutorDeps } from './executor';
+import { readSetWorld, type SnapshotDeps } from './snapshot';
+import { statusMergePatch } from './status-patch';
+
+export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
+  readonly logger: Logger;
+  readonly events: EventRecorder;
+  readonly metrics?: ControllerMetrics;
+  /** Startup and lease-wait histograms. */
+  readonly latencies?: LatencyObserver;
+}
+
+const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStandby']);
+const DOWN: ReadonlySet<Action['type']> = new Set(['DeleteExporter', 'ReleaseExporter']);
+
+/** The plan's status with this pass's ReplicaFailure outcome (the executor's condition). */
+export function withReplicaFailure(
+  status: ExporterSetStatus,
+  execution: Execution,
+  now: number,
+  generation: number | undefined,
+): ExporterSetStatus {
+  let conditions = status.conditions;
+  if (execution.replicaFailure) {
+    conditions = setCondition(
+      conditions,
+      {
+        type: ConditionTypes.ReplicaFailure,
+        status: 'True',
+        reason: execution.replicaFailure.reason,
+        message: execution.replicaFailure.message,
+      },
+      now,
+      generation,
+    );
+  } else if (
+    execution.changedReplicas &&
+    findCondition(conditions, ConditionTypes.ReplicaFailure)?.status === 'True'
+  ) {
+    conditions = setCondition(
+      conditions,
+      {
+        type: ConditionTypes.ReplicaFailure,
+        status: 'False',
+        reason: PlannerConditionReasons.NoFailures,
+        message: 'creates and deletes succeed',
+      },
+      now,
+      generation,
+    );
+  }
+  return conditions === status.conditions ? status : { ...status, conditions };
+}
+
+export class Reconciler {
+  constructor(private readonly deps: ReconcilerDeps) {}
+
+  /** The work queue's handler. */
+  readonly reconcile = async (key: string): Promise<ReconcileResult> => {
+    const ref = parseObjectKey(key);
+    const started = this.deps.clock.now();
+    try {
+      const result = await this.pass(key, ref);
+      this.deps.metrics?.observeReconcile(ref, (this.deps.clock.now() - started) / 1000, 'success');
+      return result;
+    } catch (error) {
+      this.deps.metrics?.observeReconcile(ref, (this.deps.clock.now() - started) / 1000, 'error');
+      throw error;
+    }
+  };
+
+  /** Drops everything kept for a set. */
+  forget(key: string): void {
+    this.deps.expectations.forget(key);
+    this.deps.statuses.forget(key);
+    this.deps.metrics?.forgetSet(parseObjectKey(key));
+    this.deps.latencies?.forget(key);
+  }
+
+  private async pass(key: string, ref: SetRef): Promise<ReconcileResult> {
+    const { deps } = this;
+    const world = await readSetWorld(key, deps);
+    if (!world) {
+      this.forget(key);
+      return {};
+    }
+    const log = exporterSetLogger(deps.logger, ref);
+    const set = world.snapshot.set;
+    const result = plan(world.snapshot);
+    if (result.ignored !== undefined && result.actions.length === 0 && result.status === undefined) {
+      log.debug({ why: result.ignored }, 'set ignored');
+      this.forget(key);
+      return {};
+    }
+    deps.latencies?.observe(key, ref, world.snapshot);
+    const execution = await execute(world, result, deps);
+    const now = deps.clock.now();
+    let status = result.status;
+    if (status !== undefined) status = withReplicaFailure(status, execution, now, set.metadata?.generation);
+    const gone =
+      execution.applied.some((a) => a.type === 'RemoveFinalizer') && set.metadata?.deletionTimestamp;
+    if (status !== undefined && !gone && !statusEquals(set.status, status)) {
+      await this.writeStatus(key, set, status);
+    }
+    await deps.events.record(set, this.eventsOf(result, execution, set.status, status));
+    this.recordMetrics(ref, execution.applied, status);
+    for (const action of execution.applied) {
+      if (action.type !== 'AddFinalizer' && action.type !== 'RemoveFinalizer')
+        log.info({ exporter: action.name, action: action.type }, 'applied');
+    }
+    if (execution.replicaFailure) log.warn({ failure: execution.replicaFailure }, 'replica failure');
+    if (execution.errors.length > 0) {
+      const messages = execution.errors.map(apiErrorMessage);
+      throw new Error(`${execution.errors.length} write(s) of ${key} failed: ${messages.join('; ')}`);
+    }
+    const waits = [result.requeueAfterMs];
+    // An expectation that never shows up times out; look again then even if no event comes.
+    if (deps.expectations.pending(key) > 0) waits.push(deps.expectations.timeoutMs);
+    const due = waits.filter((w): w is number => w !== undefined);
+    return due.length > 0 ? { requeueAfterMs: Math.min(...due) } : {};
+  }
+
+  private async writeStatus(key: string, set: ExporterSet, status: ExporterSetStatus): Promise<void> {
+    const { namespace, name } = parseObjectKey(key);
+    try {
+      const written = await this.deps.clients.exporterSets.patchStatus(namespace, name, {
+        type: 'merge',
+        body: { status: statusMergePatch(set.status, status) as object },
+      });
+      this.deps.statuses.remember(key, written.status ?? status, written.metadata?.resourceVersion);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  /** Events of what was applied, the startup failures seen, and the conditions that changed. */
+  private eventsOf(
+    result: Plan,
+    execution: Execution,
+    before: ExporterSetStatus | undefined,
+    after: ExporterSetStatus | undefined,
+  ) {
+    return [
+      ...actionEvents(execution.applied),
+      ...result.events.filter((e) => e.reason === PlannerEventReasons.StartupFailure),
+      ...(after ? conditionEvents(before?.conditions, after.conditions ?? []) : []),
+    ];
+  }
+
+  private recordMetrics(
+    ref: SetRef,
+    applied: readonly Action[],
+    status: ExporterSetStatus | undefined,
+  ): void {
+    const metrics = this.deps.metrics;
+    if (!metrics) return;
+    for (const action of applied) {
+      if (!('reason' in action)) continue;
+      if (UP.has(action.type)) metrics.recordScaleAction(ref, 'up', action.reason);
+      else if (DOWN.has(action.type)) metrics.recordScaleAction(ref, 'down', action.reason);
+    }
+    if (status) {
+      metrics.setPool(ref, {
+        replicas: status.replicas,
+        ready: status.readyReplicas,
+        available: status.availableReplicas,
+        leased: status.leasedReplicas,
+        starting: status.startingReplicas ?? 0,
+        standby: status.standbyReplicas ?? 0,
+        pendingLeases: status.pendingLeases ?? 0,
+      });
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from '@jest/globals';
+import { Expectations } from '../../src/reconciler/expectations';
+import { manualClock } from '../../src/testing';
+
+describe('Expectations', () => {
+  it('lists applied writes as in flight until the cache shows them', () => {
+    const clock = manualClock();
+    const expectations = new Expectations(clock, 1000);
+    expectations.expect('lab/pool', { kind: 'creating', name: 'pool-0', standby: true });
+    expectations.expect('lab/pool', { kind: 'deleting', name: 'pool-1' });
+    expect(expectations.inFlight('lab/pool')).toEqual({
+      creating: [{ name: 'pool-0', standby: true }],
+      deleting: ['pool-1'],
+    });
+    expect(expectations.inFlight('lab/other')).toEqual({});
+
+    expectations.settle('lab/pool', (e) => e.name === 'pool-0');
+    expect(expectations.inFlight('lab/pool')).toEqual({ deleting: ['pool-1'] });
+    expect(expectations.pending('lab/pool')).toBe(1);
+  });
+
+  it('drops an entry the cache never shows after the timeout', () => {
+    const clock = manualClock();
+    const expectations = new Expectations(clock, 1000);
+    expectations.expect('lab/pool', { kind: 'rendering', name: 'pool-2' });
+    clock.advance(999);
+    expectations.settle('lab/pool', () => false);
+    expect(expectations.inFlight('lab/pool')).toEqual({ rendering: ['pool-2'] });
+    clock.advance(1);
+    expectations.settle('lab/pool', () => false);
+    expect(expectations.pending('lab/pool')).toBe(0);
+  });
+
+  it('forgets a deleted set', () => {
+    const expectations = new Expectations(manualClock());
+    expectations.expect('lab/pool', { kind: 'disabling', name: 'pool-3' });
+    expectations.forget('lab/pool');
+    expect(expectations.inFlight('lab/pool')).toEqual({});
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Scenario 18, two replicas with `--leader-elect`: both keep warm caches, only the leader writes to
+ * pools; when the leader shuts down it releases the election Lease and the other replica takes over
+ * and goes on serving.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { Manager } from '../../src/manager';
+import {
+  CONTROLLER,
+  NS,
+  TEMPLATE_LABELS,
+  createClass,
+  createSet,
+  getSet,
+  launchController,
+  startScenario,
+  until,
+  type Scenario,
+} from './support';
+
+let scenario: Scenario | undefined;
+let second: Manager | undefined;
+afterEach(async () => {
+  await second?.stop();
+  await scenario?.stop();
+  second = undefined;
+  scenario = undefined;
+});
+
+const POOL_WRITES = {
+  verb: ['create', 'update', 'patch', 'delete'] as const,
+  group: ['', 'jumpstarter.dev', 'virtualtarget.jumpstarter.dev'] as const,
+};
+
+describe('scenario 18: two replicas with leader election', () => {
+  it('lets only the leader act and fails over when it stops', async () => {
+    scenario = await startScenario({ speedUp: 20, controller: { leaderElect: true } });
+    const { cluster } = scenario;
+    second = await launchController(cluster, 'controller-b', { leaderElect: true });
+    const replicas: Record<string, Manager> = { [CONTROLLER]: scenario.manager, 'controller-b': second };
+    const leaderId = await until('a leader', () => {
+      const leading = Object.entries(replicas).filter(([, m]) => m.isLeader());
+      return leading.length === 1 ? leading[0][0] : undefined;
+    });
+    const followerId = leaderId === CONTROLLER ? 'controller-b' : CONTROLLER;
+
+    createClass(cluster);
+    createSet(cluster, 'ha', { minAvailableReplicas: 2 });
+    const status = () => getSet(cluster, 'ha')?.status;
+    await until('the pool', () => status()?.availableReplicas === 2);
+    expect(Object.values(replicas).filter((m) => m.isLeader())).toHaveLength(1);
+    expect(cluster.counters.total({ identity: leaderId, ...POOL_WRITES })).toBeGreaterThan(0);
+    expect(cluster.counters.total({ identity: followerId, ...POOL_WRITES })).toBe(0);
+
+    // The leader shuts down; the follower takes over and serves.
+    await replicas[leaderId].stop();
+    await until('the failover', () => replicas[followerId].isLeader());
+    cluster.jumpstarter!.leases.create({
+      namespace: NS,
+      name: 'after-failover',
+      selector: { matchLabels: { ...TEMPLATE_LABELS } },
+      duration: '1h',
+    });
+    await cluster.jumpstarter!.leases.waitFor(
+      NS,
+      'after-failover',
+      (l) => Boolean(l.status?.exporterRef?.name),
+      20_000,
+    );
+    await until(
+      'the refill by the new leader',
+      () => status()?.availableReplicas === 2 && status()?.leasedReplicas === 1,
+    );
+    expect(cluster.counters.total({ identity: followerId, ...POOL_WRITES })).toBeGreaterThan(0);
+  });
+});

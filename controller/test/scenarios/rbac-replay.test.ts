@@ -1,0 +1,134 @@
+/**
+ * Scenario 19, RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
+ * leader election, a warm pool, a lease and its recycle in place, a crashed Pod replaced, a rotated
+ * token re-synced, a scale-down, and the set's deletion — then every request the test cluster
+ * recorded for the identity `controller` must be allowed by the installer's rules
+ * (`CONTROLLER_RULES` + `LEADER_ELECTION_RULES`). Rules never exercised are listed.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { CONTROLLER_RULES, LEADER_ELECTION_RULES, type ControllerRule } from 'virtual-exporters';
+import type { CounterEntry } from '../../src/testing/counters';
+import {
+  CONTROLLER,
+  NS,
+  TEMPLATE_LABELS,
+  createClass,
+  createSet,
+  getSet,
+  instancesOf,
+  patchSetSpec,
+  startScenario,
+  until,
+  type Scenario,
+} from './support';
+
+let scenario: Scenario | undefined;
+afterEach(async () => {
+  await scenario?.stop();
+  scenario = undefined;
+});
+
+const RULES: readonly ControllerRule[] = [...CONTROLLER_RULES, ...LEADER_ELECTION_RULES];
+
+function resourceOf(entry: CounterEntry): string {
+  return entry.subresource ? `${entry.resource}/${entry.subresource}` : entry.resource;
+}
+
+function allows(rule: ControllerRule, entry: CounterEntry): boolean {
+  return (
+    rule.apiGroups.includes(entry.group) &&
+    rule.resources.includes(resourceOf(entry)) &&
+    rule.verbs.includes(entry.verb)
+  );
+}
+
+/**
+ * Granted but never requested in this run, each with why it stays: the `/finalizers` updates are
+ * authorisation checks of the API server's OwnerReferencesPermissionEnforcement admission plugin
+ * (blockOwnerDeletion), not requests, so no counter can see them.
+ */
+const UNUSED_BY_DESIGN = new Set([
+  'virtualtarget.jumpstarter.dev exportersets/finalizers update',
+  'jumpstarter.dev exporters/finalizers update',
+]);
+
+describe('scenario 19: RBAC replay', () => {
+  it('makes only requests the installer Role allows', async () => {
+    scenario = await startScenario({
+      speedUp: 20,
+      controller: { leaderElect: true },
+    });
+    const { cluster } = scenario;
+    const leases = cluster.jumpstarter!.leases;
+    const status = () => getSet(cluster, 'rbac')?.status;
+
+    createClass(cluster);
+    createSet(cluster, 'rbac', {
+      minAvailableReplicas: 2,
+      scaleDownCooldown: '1s',
+      recycleStrategy: 'InPlaceReuse',
+    });
+    await until('the pool', () => status()?.availableReplicas === 2);
+
+    // A lease served and released (InPlaceReuse: the instance returns).
+    leases.create({
+      namespace: NS,
+      name: 'r-1',
+      selector: { matchLabels: { ...TEMPLATE_LABELS } },
+      duration: '1h',
+    });
+    const served = await leases.waitFor(NS, 'r-1', (l) => Boolean(l.status?.exporterRef?.name), 20_000);
+    leases.release(NS, 'r-1');
+    await until(
+      'back to available',
+      () => status()?.leasedReplicas === 0 && (status()?.availableReplicas ?? 0) >= 2,
+    );
+
+    // A rotated token: the config Secret is patched.
+    const name = served.status!.exporterRef!.name;
+    cluster.jumpstarter!.rotateToken(NS, name);
+    await until(
+      'the config re-synced',
+      () => cluster.counters.total({ identity: CONTROLLER, verb: 'patch', resource: 'secrets' }) > 0,
+    );
+
+    // A crashed Pod: deleted and rendered again.
+    cluster.kubelet!.crash(NS, name, 'simulated crash');
+    await until(
+      'the Pod replaced',
+      () => cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'pods' }) > 0,
+    );
+
+    // Scale-down, then deletion of the set (drain finalizer).
+    patchSetSpec(cluster, 'rbac', { minAvailableReplicas: 0 });
+    await until(
+      'scaled down',
+      () => cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'exporters' }) > 0,
+    );
+    const rt = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+    cluster.store.delete(rt, NS, 'rbac');
+    await until(
+      'the set gone',
+      () => getSet(cluster, 'rbac') === undefined && instancesOf(cluster, 'rbac').length === 0,
+    );
+
+    const requests = cluster.counters.snapshot({ identity: CONTROLLER }).filter((e) => e.path === '');
+    const denied = requests.filter((e) => !RULES.some((rule) => allows(rule, e)));
+    expect(denied.map((e) => `${e.verb} ${e.group}/${resourceOf(e)}`)).toEqual([]);
+
+    const unused = new Set<string>();
+    for (const rule of RULES)
+      for (const group of rule.apiGroups)
+        for (const resource of rule.resources)
+          for (const verb of rule.verbs) {
+            const id = `${group} ${resource} ${verb}`;
+            const used = requests.some(
+              (e) => e.group === group && resourceOf(e) === resource && e.verb === verb,
+            );
+            if (!used && !UNUSED_BY_DESIGN.has(id)) unused.add(id);
+          }
+    // Reported, not asserted: trimming lib/manifests/rbac.ts is the library's change to make.
+    process.stdout.write(`RBAC rules granted but never used: ${JSON.stringify([...unused])}\n`);
+    expect(requests.length).toBeGreaterThan(0);
+  });
+});

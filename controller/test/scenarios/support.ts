@@ -1,0 +1,169 @@
+/**
+ * Scenario harness: a test cluster with the Jumpstarter and kubelet simulators on a sped-up clock,
+ * the controller's manager running in-process as the identity `controller`, and helpers that read
+ * through the store (no API requests of their own, so the counters hold the controller's alone).
+ */
+import {
+  API_VERSION,
+  Labels,
+  qemuProvisioner,
+  type Exporter,
+  type ExporterSet,
+  type ExporterSetSpec,
+  type VirtualTargetClass,
+} from 'virtual-exporters';
+import { startManager, type Manager } from '../../src/manager';
+import { createLogger } from '../../src/operations/logger';
+import type { Options } from '../../src/operations/options';
+import { startTestCluster, type TestCluster } from '../../src/testing';
+
+export const NS = 'lab';
+export const TEMPLATE_LABELS = { board: 'qemu-x86' } as const;
+export const CONTROLLER = 'controller';
+
+export interface Scenario {
+  readonly cluster: TestCluster;
+  manager: Manager;
+  /** Starts a fresh manager (after `manager.stop()`), as a restarted controller process. */
+  restart(): Promise<Manager>;
+  stop(): Promise<void>;
+}
+
+export const controllerOptions = (overrides: Partial<Options> = {}): Options => ({
+  provisioner: qemuProvisioner,
+  namespaces: [NS],
+  kubeconfig: undefined,
+  leaderElect: false,
+  metricsBindAddress: '0',
+  healthProbeBindAddress: '0',
+  maxBurst: 50,
+  workers: 2,
+  logLevel: 'silent',
+  ...overrides,
+});
+
+export async function startScenario(
+  options: { speedUp?: number; controller?: Partial<Options> } = {},
+): Promise<Scenario> {
+  const cluster = await startTestCluster({
+    namespaces: [NS],
+    speedUp: options.speedUp ?? 20,
+    jumpstarter: true,
+    kubelet: true,
+  });
+  const launch = () => launchController(cluster, CONTROLLER, options.controller);
+  const scenario: Scenario = {
+    cluster,
+    manager: await launch(),
+    async restart() {
+      scenario.manager = await launch();
+      return scenario.manager;
+    },
+    async stop() {
+      await scenario.manager.stop();
+      await cluster.stop();
+    },
+  };
+  return scenario;
+}
+
+/**
+ * A controller process in-process, as `identity` (its requests are counted under it); with
+ * `leaderElect` it campaigns on the cluster's clock under the same name.
+ */
+export function launchController(
+  cluster: TestCluster,
+  identity: string,
+  overrides: Partial<Options> = {},
+): Promise<Manager> {
+  return startManager(controllerOptions(overrides), {
+    kubeConfig: cluster.kubeConfigFor(identity, NS),
+    clock: cluster.clock,
+    logger: createLogger({ level: (process.env.SCENARIO_LOG as never) ?? 'silent' }),
+    leaderElection: { identity, namespace: NS },
+  });
+}
+
+const resource = (cluster: TestCluster, group: string, plural: string) => {
+  const rt = cluster.registry.get(group, 'v1alpha1', plural);
+  if (!rt) throw new Error(`${plural} is not served`);
+  return rt;
+};
+
+export function createClass(
+  cluster: TestCluster,
+  name = 'qemu',
+  spec: Partial<VirtualTargetClass['spec']> = {},
+): void {
+  cluster.store.create(resource(cluster, 'virtualtarget.jumpstarter.dev', 'virtualtargetclasses'), NS, {
+    apiVersion: API_VERSION,
+    kind: 'VirtualTargetClass',
+    metadata: { name },
+    spec: { provisioner: 'qemu.jumpstarter.dev', parameters: { arch: 'x86_64' }, ...spec },
+  });
+}
+
+export function createSet(cluster: TestCluster, name: string, spec: Partial<ExporterSetSpec>): void {
+  cluster.store.create(resource(cluster, 'virtualtarget.jumpstarter.dev', 'exportersets'), NS, {
+    apiVersion: API_VERSION,
+    kind: 'ExporterSet',
+    metadata: { name },
+    spec: {
+      virtualTargetClassName: 'qemu',
+      selector: { matchLabels: { ...TEMPLATE_LABELS } },
+      template: { metadata: { labels: { ...TEMPLATE_LABELS } }, spec: { drivers: [] } },
+      ...spec,
+    },
+  });
+}
+
+/** Merge-patches the set's spec through the store (as an operator's kubectl would). */
+export function patchSetSpec(cluster: TestCluster, name: string, spec: Partial<ExporterSetSpec>): void {
+  const rt = resource(cluster, 'virtualtarget.jumpstarter.dev', 'exportersets');
+  cluster.store.patch(rt, NS, name, 'merge', { spec });
+}
+
+export function getSet(cluster: TestCluster, name: string): ExporterSet | undefined {
+  try {
+    return cluster.store.get(
+      resource(cluster, 'virtualtarget.jumpstarter.dev', 'exportersets'),
+      NS,
+      name,
+    ) as unknown as ExporterSet;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Exporters labelled with the set, not being deleted. */
+export function instancesOf(cluster: TestCluster, set: string): Exporter[] {
+  const rt = resource(cluster, 'jumpstarter.dev', 'exporters');
+  return (cluster.store.list(rt, NS).items as unknown as Exporter[]).filter(
+    (e) => e.metadata?.labels?.[Labels.exporterSetName] === set && !e.metadata?.deletionTimestamp,
+  );
+}
+
+export function podNames(cluster: TestCluster): string[] {
+  const rt = cluster.registry.get('', 'v1', 'pods')!;
+  return (cluster.store.list(rt, NS).items as { metadata?: { name?: string } }[]).map(
+    (p) => p.metadata?.name ?? '',
+  );
+}
+
+export const condition = (set: ExporterSet | undefined, type: string) =>
+  set?.status?.conditions?.find((c) => c.type === type);
+
+/** Polls `check` (wall clock) until it returns a value other than undefined/false. */
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
