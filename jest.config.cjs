@@ -16,5 +16,7 @@ module.exports = {
     '^virtual-exporters/(.*)$': '<rootDir>/lib/$1/index.ts',
     '^virtual-exporters-controller/testing$': '<rootDir>/controller/src/testing/index.ts',
   },
+  // CI machines have 2 cores; jest's default (cores - 1) would run the suite on a single worker.
+  maxWorkers: '100%',
   testTimeout: 60000,
 };

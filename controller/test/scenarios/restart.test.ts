@@ -27,7 +27,7 @@ describe('scenario 16: controller restart', () => {
     scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     createClass(cluster);
-    createSet(cluster, 'down', { minAvailableReplicas: 3, scaleDownCooldown: '10s' });
+    createSet(cluster, 'down', { minAvailableReplicas: 3, scaleDownCooldown: '30s' });
     const status = () => getSet(cluster, 'down')?.status;
     await until('the pool', () => status()?.availableReplicas === 3);
 
@@ -35,15 +35,16 @@ describe('scenario 16: controller restart', () => {
     const windowStart = await until('the window', () => status()?.scaleDownWindowStart);
     await scenario.manager.stop();
     const stoppedAt = cluster.clock.now();
-    await until('5 s of cluster time', () => cluster.clock.now() - stoppedAt >= 5_000);
+    await until('20 s of cluster time', () => cluster.clock.now() - stoppedAt >= 20_000);
     const restartedAt = cluster.clock.now();
     await scenario.restart();
 
     await until('the shrink', () => status()?.replicas === 1 && instancesOf(cluster, 'down').length === 1);
     const shrunkAt = cluster.clock.now();
-    expect(Date.parse(windowStart) + 10_000).toBeLessThanOrEqual(shrunkAt);
-    // A window reset by the restart would have ended 10 s after it; the persisted one ended ~5 s after.
-    expect(shrunkAt - restartedAt).toBeLessThan(8_000);
+    expect(Date.parse(windowStart) + 30_000).toBeLessThanOrEqual(shrunkAt);
+    // A window reset by the restart would end 30 s after it; the persisted one ends ~10 s after. The
+    // wide margin keeps a busy CI machine (slow passes in real time) from failing the test.
+    expect(shrunkAt - restartedAt).toBeLessThan(25_000);
     expect(status()?.scaleDownWindowStart).toBeUndefined();
   });
 
