@@ -4,7 +4,7 @@
  * merged parameters give `ParametersValid=False` with the provisioner's message and no new instances,
  * while the existing ones keep serving, and fixing the class recovers.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { ConditionReasons } from 'virtual-exporters';
 import {
   NS,
@@ -14,20 +14,15 @@ import {
   createSet,
   getSet,
   instancesOf,
-  startScenario,
+  scenarioPerTest,
   until,
-  type Scenario,
 } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 describe('scenario 13: a missing class', () => {
   it('reports VirtualTargetClassNotFound and recovers once the class is created', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     createSet(cluster, 'orphan', { minAvailableReplicas: 1 });
     await until(
@@ -46,7 +41,7 @@ describe('scenario 13: a missing class', () => {
 
 describe('scenario 12: invalid merged parameters', () => {
   it('sets ParametersValid=False, creates nothing new, keeps serving, and recovers', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     const leases = cluster.jumpstarter!.leases;
     createClass(cluster);

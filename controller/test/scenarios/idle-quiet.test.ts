@@ -3,20 +3,16 @@
  * writes at all — no status rewrite, no patch, no event — over a long stretch of cluster time, while
  * Jumpstarter keeps updating the Exporters' status.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
-import { CONTROLLER, createClass, createSet, getSet, startScenario, until, type Scenario } from './support';
+import { describe, expect, it } from '@jest/globals';
+import { CONTROLLER, createClass, createSet, getSet, scenarioPerTest, until } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 const WRITES = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 
 describe('scenario 17: an idle pool', () => {
   it('makes zero API writes over a settled period', async () => {
-    scenario = await startScenario({ speedUp: 50 });
+    const scenario = await startScenario({ speedUp: 50 });
     const { cluster } = scenario;
     createClass(cluster);
     createSet(cluster, 'idle', { minAvailableReplicas: 2, minReplicas: 1, scaleDownCooldown: '2s' });

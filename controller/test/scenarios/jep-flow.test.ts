@@ -4,7 +4,7 @@
  * smaller buffer is asked for, the pool shrinks only after the cooldown; a spike of three concurrent
  * leases with one warm instance is served in full, and the pool returns to its buffer.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { instanceOrdinal } from 'virtual-exporters';
 import {
   NS,
@@ -15,22 +15,17 @@ import {
   getSet,
   instancesOf,
   patchSetSpec,
-  startScenario,
+  scenarioPerTest,
   until,
-  type Scenario,
 } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 const COOLDOWN_MS = 2_000;
 
 describe('scenario 1: the JEP end-to-end flow', () => {
   it('keeps a warm pool, serves, recycles, absorbs a spike and shrinks after the cooldown', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     const leases = cluster.jumpstarter!.leases;
     const pool = () => getSet(cluster, 'pool')?.status;

@@ -2,27 +2,14 @@
  * Scenario 11 (SPEC §3.11): an Exporter an operator disabled by hand stays — it is neither deleted
  * nor counted as available (the buffer is refilled around it) — and re-enabling it restores it.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
-import {
-  NS,
-  createClass,
-  createSet,
-  getSet,
-  instancesOf,
-  startScenario,
-  until,
-  type Scenario,
-} from './support';
+import { describe, expect, it } from '@jest/globals';
+import { NS, createClass, createSet, getSet, instancesOf, scenarioPerTest, until } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 describe('scenario 11: an Exporter disabled by hand', () => {
   it('is kept, not counted, refilled around, and restored when re-enabled', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     createClass(cluster);
     createSet(cluster, 'manual', { minAvailableReplicas: 2, scaleDownCooldown: '1h' });

@@ -3,7 +3,7 @@
  * booting instance as future supply, so one pending lease yields exactly one new instance however
  * many passes run during the boot.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { Labels } from 'virtual-exporters';
 import {
   CONTROLLER,
@@ -13,20 +13,15 @@ import {
   createSet,
   getSet,
   instancesOf,
-  startScenario,
+  scenarioPerTest,
   until,
-  type Scenario,
 } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 describe('scenario 4: demand does not overshoot', () => {
   it('makes exactly one instance for one pending lease while VMs boot slowly', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     createClass(cluster);
     createSet(cluster, 'slow', { minAvailableReplicas: 0, scaleDownCooldown: '1h' });

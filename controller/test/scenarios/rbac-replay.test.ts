@@ -5,7 +5,7 @@
  * recorded for the identity `controller` must be allowed by the installer's rules
  * (`CONTROLLER_RULES` + `LEADER_ELECTION_RULES`). Rules never exercised are listed.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CONTROLLER_RULES, LEADER_ELECTION_RULES, type ControllerRule } from 'virtual-exporters';
 import type { CounterEntry } from '../../src/testing/counters';
 import {
@@ -17,16 +17,11 @@ import {
   getSet,
   instancesOf,
   patchSetSpec,
-  startScenario,
+  scenarioPerTest,
   until,
-  type Scenario,
 } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 const RULES: readonly ControllerRule[] = [...CONTROLLER_RULES, ...LEADER_ELECTION_RULES];
 
@@ -54,7 +49,7 @@ const UNUSED_BY_DESIGN = new Set([
 
 describe('scenario 19: RBAC replay', () => {
   it('makes only requests the installer Role allows', async () => {
-    scenario = await startScenario({
+    const scenario = await startScenario({
       speedUp: 20,
       controller: { leaderElect: true },
     });

@@ -3,7 +3,7 @@
  * survives, so the shrink still happens one cooldown after the surplus began, not after the restart;
  * mid burst the new process sees what the old one created and converges without twins.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   CONTROLLER,
   createClass,
@@ -11,20 +11,15 @@ import {
   getSet,
   instancesOf,
   patchSetSpec,
-  startScenario,
+  scenarioPerTest,
   until,
-  type Scenario,
 } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 describe('scenario 16: controller restart', () => {
   it('keeps the scale-down window across a restart', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     createClass(cluster);
     createSet(cluster, 'down', { minAvailableReplicas: 3, scaleDownCooldown: '30s' });
@@ -49,7 +44,7 @@ describe('scenario 16: controller restart', () => {
   });
 
   it('converges a burst interrupted by a restart without twins', async () => {
-    scenario = await startScenario({ speedUp: 20, controller: { maxBurst: 4 } });
+    const scenario = await startScenario({ speedUp: 20, controller: { maxBurst: 4 } });
     const { cluster } = scenario;
     createClass(cluster);
     createSet(cluster, 'burst', { minAvailableReplicas: 12, maxReplicas: 12 });

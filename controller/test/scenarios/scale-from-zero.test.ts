@@ -3,7 +3,7 @@
  * so a lease waits Pending instead of ending Unsatisfiable; the controller sees the demand, serves it,
  * and once the instance has idled for the cooldown the pool is back to its standby.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   NS,
   TEMPLATE_LABELS,
@@ -13,20 +13,15 @@ import {
   getSet,
   instancesOf,
   podNames,
-  startScenario,
+  scenarioPerTest,
   until,
-  type Scenario,
 } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 describe('scenario 2: scale from zero with the standby', () => {
   it('makes a lease wait Pending, serves it, and shrinks back to the standby after the cooldown', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     const leases = cluster.jumpstarter!.leases;
     const pool = () => getSet(cluster, 'zero')?.status;

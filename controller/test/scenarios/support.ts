@@ -3,6 +3,7 @@
  * the controller's manager running in-process as the identity `controller`, and helpers that read
  * through the store (no API requests of their own, so the counters hold the controller's alone).
  */
+import { afterEach } from '@jest/globals';
 import {
   API_VERSION,
   Labels,
@@ -65,6 +66,19 @@ export async function startScenario(
     },
   };
   return scenario;
+}
+
+/**
+ * The scenario starter of a test file: each scenario it starts is stopped (manager, then cluster)
+ * after its test, whether the test passed or not.
+ */
+export function scenarioPerTest(): (options?: Parameters<typeof startScenario>[0]) => Promise<Scenario> {
+  let current: Scenario | undefined;
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  return async (options) => (current = await startScenario(options));
 }
 
 /**

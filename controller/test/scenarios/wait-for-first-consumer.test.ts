@@ -2,7 +2,7 @@
  * Scenario 3, `bindingMode: WaitForFirstConsumer` (SPEC §3.6): instances start as standbys with no
  * Pod; each waiting lease gets exactly one instance promoted and booted.
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   NS,
   TEMPLATE_LABELS,
@@ -10,20 +10,15 @@ import {
   createSet,
   getSet,
   podNames,
-  startScenario,
+  scenarioPerTest,
   until,
-  type Scenario,
 } from './support';
 
-let scenario: Scenario | undefined;
-afterEach(async () => {
-  await scenario?.stop();
-  scenario = undefined;
-});
+const startScenario = scenarioPerTest();
 
 describe('scenario 3: WaitForFirstConsumer', () => {
   it('makes no Pods until leases wait, then one Pod per waiting lease', async () => {
-    scenario = await startScenario({ speedUp: 20 });
+    const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
     createClass(cluster, 'qemu', { bindingMode: 'WaitForFirstConsumer' });
     createSet(cluster, 'lazy', { minAvailableReplicas: 2, scaleDownCooldown: '1h' });
