@@ -17,7 +17,7 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [GROUP],
     resources: [Plurals.ExporterSet],
-    verbs: ['get', 'list', 'watch', 'patch'],
+    verbs: ['list', 'watch', 'patch'],
     why: 'informer on sets; patch adds and removes the drain finalizer',
   },
   {
@@ -35,13 +35,13 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [GROUP],
     resources: [Plurals.VirtualTargetClass],
-    verbs: ['get', 'list', 'watch'],
+    verbs: ['list', 'watch'],
     why: 'informer on classes: provisioner, parameters, scheduling',
   },
   {
     apiGroups: [JUMPSTARTER_GROUP],
     resources: [Plurals.Exporter],
-    verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
+    verbs: ['list', 'watch', 'create', 'patch', 'delete'],
     why: 'instances: create, disable before scale-down (spec.enabled=false), delete',
   },
   {
@@ -53,31 +53,31 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [JUMPSTARTER_GROUP],
     resources: [Plurals.Lease],
-    verbs: ['get', 'list', 'watch'],
-    why: 'demand (pending leases) and which instances are leased; never written',
+    verbs: ['list', 'watch'],
+    why: 'demand and which instances are leased (a live list confirms each delete); never written',
   },
   {
     apiGroups: [''],
     resources: ['pods'],
-    verbs: ['get', 'list', 'watch', 'create', 'delete'],
+    verbs: ['list', 'watch', 'create', 'delete'],
     why: 'instance Pods: create, replace failed ones',
   },
   {
     apiGroups: [''],
     resources: ['secrets'],
-    verbs: ['get', 'list', 'watch', 'create', 'patch'],
-    why: 'reads exporter credentials; writes per-instance exporter config Secrets',
+    verbs: ['list', 'watch', 'create', 'patch'],
+    why: 'caches exporter credentials (kept: Exporter-owned only); writes per-instance config Secrets',
   },
   {
     apiGroups: [''],
     resources: ['configmaps'],
-    verbs: ['get', 'list', 'watch'],
+    verbs: ['get'],
     why: 'CA bundle for the exporter config',
   },
   {
     apiGroups: [''],
     resources: ['events'],
-    verbs: ['create', 'patch'],
+    verbs: ['create'],
     why: 'Events on sets for scale actions and condition changes',
   },
 ];
@@ -89,12 +89,6 @@ export const LEADER_ELECTION_RULES: readonly ControllerRule[] = [
     resources: ['leases'],
     verbs: ['get', 'create', 'update'],
     why: 'leader election (id exporter-set-controller-<provisioner>)',
-  },
-  {
-    apiGroups: [''],
-    resources: ['events'],
-    verbs: ['create', 'patch'],
-    why: 'leader election events',
   },
 ];
 

@@ -15,31 +15,30 @@ const RULES = [
   {
     apiGroups: ['virtualtarget.jumpstarter.dev'],
     resources: ['exportersets'],
-    verbs: ['get', 'list', 'watch', 'patch'],
+    verbs: ['list', 'watch', 'patch'],
   },
   { apiGroups: ['virtualtarget.jumpstarter.dev'], resources: ['exportersets/status'], verbs: ['patch'] },
   { apiGroups: ['virtualtarget.jumpstarter.dev'], resources: ['exportersets/finalizers'], verbs: ['update'] },
   {
     apiGroups: ['virtualtarget.jumpstarter.dev'],
     resources: ['virtualtargetclasses'],
-    verbs: ['get', 'list', 'watch'],
+    verbs: ['list', 'watch'],
   },
   {
     apiGroups: ['jumpstarter.dev'],
     resources: ['exporters'],
-    verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
+    verbs: ['list', 'watch', 'create', 'patch', 'delete'],
   },
   { apiGroups: ['jumpstarter.dev'], resources: ['exporters/finalizers'], verbs: ['update'] },
-  { apiGroups: ['jumpstarter.dev'], resources: ['leases'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
-  { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch'] },
-  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  { apiGroups: ['jumpstarter.dev'], resources: ['leases'], verbs: ['list', 'watch'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'delete'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch', 'create', 'patch'] },
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create'] },
 ];
 
 const LEADER_ELECTION_RULES = [
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'create', 'update'] },
-  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
 describe('ExporterSetController', () => {

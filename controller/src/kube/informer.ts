@@ -69,6 +69,11 @@ export interface InformerOptions {
   readonly namespaces?: readonly string[];
   /** Server-side label filter of the list and the watch. */
   readonly labelSelector?: string;
+  /**
+   * Client-side filter: only objects it keeps enter the cache (and reach the handlers). Decide on
+   * what never changes in an object's life (name, owner), so an object is never dropped mid-life.
+   */
+  readonly keep?: (object: WireObject) => boolean;
   /** Timeline of restart backoffs. @default systemClock */
   readonly clock?: Clock;
   /** Restart backoff after an error. @default 500 ms doubling to 30 s */
@@ -118,7 +123,7 @@ class GuardedWatch extends Watch {
       queryParams,
       (phase, apiObj, watchObj) => {
         reflector.progressed();
-        callback(phase, apiObj, watchObj);
+        if (reflector.keeps(apiObj)) callback(phase, apiObj, watchObj);
       },
       done,
     );
@@ -151,7 +156,8 @@ class Reflector {
       const list = await this.track(source.list(namespace, options.labelSelector));
       this.listedSinceWatch = true;
       this.progressed();
-      return list as KubernetesListObject<KubernetesObject>;
+      const items = options.keep ? list.items.filter((item) => this.keeps(item)) : list.items;
+      return { ...list, items } as KubernetesListObject<KubernetesObject>;
     };
     this.listWatch = new ListWatch(
       source.path(namespace),
@@ -172,6 +178,15 @@ class Reflector {
 
   get hasSynced(): boolean {
     return this.synced;
+  }
+
+  /** Whether an object (of a list or a watch event) enters the cache; BOOKMARK and ERROR bodies pass. */
+  keeps(object: unknown): boolean {
+    const keep = this.options.keep;
+    const metadata = (object as WireObject | undefined)?.metadata;
+    if (!keep || (object as { kind?: string })?.kind === 'Status' || metadata?.name === undefined)
+      return true;
+    return keep(object as WireObject);
   }
 
   start(): void {

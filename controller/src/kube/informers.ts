@@ -3,14 +3,18 @@
  * Jumpstarter Leases, Pods and Secrets, over all namespaces or the `--namespace` list.
  *
  * Label filtering: what the controller creates carries `exporterset.jumpstarter.dev/name`, so
- * Exporters, Pods and Secrets are watched with that label as a server-side filter (`exists`) — a
- * busy namespace's other Pods and Secrets never reach the controller's memory. Sets, classes and
- * Leases cannot be filtered (Leases are labelled by their clients). Note what the default Secret
- * filter leaves out: the Exporter credential Secrets `<exporter>-exporter` are created by Jumpstarter
- * without our label, so they are read with a GET when needed (or watched by passing a `null`
- * selector for `secrets`).
+ * Exporters and Pods are watched with that label as a server-side filter (`exists`) — a busy
+ * namespace's other Pods never reach the controller's memory. Sets, classes and Leases cannot be
+ * filtered (Leases are labelled by their clients).
+ *
+ * Secrets: the config Secrets carry our label, but the Exporter credential Secrets `<exporter>-exporter`
+ * are created by Jumpstarter without it, and the controller needs their tokens to render and to re-sync
+ * configs when a token rotates. So Secrets are watched unfiltered on the server and kept in the cache
+ * only when an Exporter owns them or they carry our label (`keepSecret`): every other Secret of the
+ * namespace is dropped as it arrives. A token is then read from memory, never with a GET per pass.
  */
 import {
+  JUMPSTARTER_GROUP,
   Labels,
   type Exporter,
   type ExporterSet,
@@ -40,7 +44,21 @@ export const OWNED_BY_A_SET_SELECTOR = Labels.exporterSetName;
 export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {
   exporters: OWNED_BY_A_SET_SELECTOR,
   pods: OWNED_BY_A_SET_SELECTOR,
-  secrets: OWNED_BY_A_SET_SELECTOR,
+};
+
+/** The Secrets the controller keeps: ours (labelled) and those an Exporter owns (its credential). */
+export function keepSecret(secret: WireObject): boolean {
+  const metadata = secret.metadata as
+    (WireObject['metadata'] & { ownerReferences?: { apiVersion?: string; kind?: string }[] }) | undefined;
+  if (metadata?.labels?.[Labels.exporterSetName] !== undefined) return true;
+  return (metadata?.ownerReferences ?? []).some(
+    (ref) => ref.kind === 'Exporter' && ref.apiVersion?.split('/')[0] === JUMPSTARTER_GROUP,
+  );
+}
+
+/** Client-side filters of the informers that have one. */
+const DEFAULT_KEEP: Readonly<Partial<Record<InformerName, (object: WireObject) => boolean>>> = {
+  secrets: keepSecret,
 };
 
 export interface ControllerInformersOptions extends Pick<
@@ -101,7 +119,9 @@ export function createInformers(
   };
   const make = <T extends WireObject>(name: InformerName, source: InformerSource<T>) => {
     const labelSelector = selector(name);
+    const keep = DEFAULT_KEEP[name];
     return new ResourceInformer<T>(source, {
+      ...(keep !== undefined ? { keep } : {}),
       kubeConfig: clients.kubeConfig,
       ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
       ...(options.clock !== undefined ? { clock: options.clock } : {}),

@@ -1,6 +1,6 @@
 /**
- * The executor: applies a plan's actions through the API, in the plan's order (creates before
- * disables and deletes), and reports what it applied. It decides nothing the planner decides; what is
+ * The executor: applies a plan's actions through the API, group by group in the plan's order (creates
+ * before disables and deletes; the writes of one group concurrently), and reports what it applied. It decides nothing the planner decides; what is
  * its own:
  *
  * - **Slow start** (SPEC §3.5): Exporter creates go in batches of 1, 2, 4, … and stop at the first
@@ -12,8 +12,12 @@
  *   the API server's message); other failed writes are returned as errors, so the key backs off.
  * - Renders happen here (config Secret, then Pod): a credential Secret without a token yet is a
  *   transient error like any other.
+ * - **Lease confirmation** (SPEC §3.7): the planner saw no lease on an instance it deletes, but its
+ *   Lease cache may lag Jumpstarter, which can assign an instance until it has seen the disable. So
+ *   before the pass's Exporter deletes, one live Lease list is read; an instance a non-ended Lease
+ *   names is skipped (kept), and the Lease event brings the set back with the lease in its cache.
  */
-import type { Action, CreateExporterAction, Plan } from '../planner';
+import { leasedExporterNames, type Action, type CreateExporterAction, type Plan } from '../planner';
 import { jsonPatch, mergePatch, patchSecret } from '../kube/patch';
 import type { KubeClients } from '../kube/clients';
 import { DRAIN_FINALIZER, ConditionReasons, type ExporterSet } from 'virtual-exporters';
@@ -40,6 +44,22 @@ export interface Execution {
   readonly replicaFailure?: ReplicaFailure;
   /** Other failed writes: the pass is retried with backoff. */
   readonly errors: readonly unknown[];
+}
+
+/** Writes of one action group in flight at once (creates have their own slow start). */
+export const WRITE_CONCURRENCY = 16;
+
+/** Runs `work` on every item, at most `limit` at a time; resolves when all are done. */
+async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** Batch sizes 1, 2, 4, … covering `total`. */
@@ -175,18 +195,36 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
       break;
     }
   }
-  for (const action of rest) {
-    // A rollout retires an outdated instance only once its replacement exists.
-    if (createFailed && 'reason' in action && action.reason === 'rollout') continue;
+  const deletes = rest.filter((a) => a.type === 'DeleteExporter');
+  let leasedNow: ReadonlySet<string> = new Set();
+  if (deletes.length > 0) {
     try {
-      await run(action);
+      leasedNow = leasedExporterNames((await clients.leases.list(namespace)).items);
     } catch (error) {
-      if (action.type === 'DeleteExporter') {
-        replicaFailure ??= { reason: ConditionReasons.FailedDelete, message: apiErrorMessage(error) };
-      } else {
-        errors.push(error);
-      }
+      // Unconfirmed deletes wait for a later pass: a lost instance is worse than a late one.
+      replicaFailure ??= { reason: ConditionReasons.FailedDelete, message: apiErrorMessage(error) };
+      leasedNow = new Set(deletes.map((a) => a.name));
     }
+  }
+  // Action groups go in the plan's order; within a group the writes concern different objects, so they
+  // are sent concurrently (bounded), and 20 surplus instances leave in one round trip, not twenty.
+  const groups = new Map<Action['type'], Action[]>();
+  for (const action of rest) groups.set(action.type, [...(groups.get(action.type) ?? []), action]);
+  for (const group of groups.values()) {
+    await inParallel(group, WRITE_CONCURRENCY, async (action) => {
+      if (action.type === 'DeleteExporter' && leasedNow.has(action.name)) return;
+      // A rollout retires an outdated instance only once its replacement exists.
+      if (createFailed && 'reason' in action && action.reason === 'rollout') return;
+      try {
+        await run(action);
+      } catch (error) {
+        if (action.type === 'DeleteExporter') {
+          replicaFailure ??= { reason: ConditionReasons.FailedDelete, message: apiErrorMessage(error) };
+        } else {
+          errors.push(error);
+        }
+      }
+    });
   }
   return { applied, changedReplicas, ...(replicaFailure ? { replicaFailure } : {}), errors };
 }

@@ -140,9 +140,14 @@ export class Reconciler {
         log.info({ exporter: action.name, action: action.type }, 'applied');
     }
     if (execution.replicaFailure) log.warn({ failure: execution.replicaFailure }, 'replica failure');
-    if (execution.errors.length > 0) {
-      const messages = execution.errors.map(apiErrorMessage);
-      throw new Error(`${execution.errors.length} write(s) of ${key} failed: ${messages.join('; ')}`);
+    // A failed create or delete is retried like any failed write: with the key's backoff.
+    const failed = [
+      ...execution.errors,
+      ...(execution.replicaFailure ? [execution.replicaFailure.message] : []),
+    ];
+    if (failed.length > 0) {
+      const messages = failed.map((e) => (typeof e === 'string' ? e : apiErrorMessage(e)));
+      throw new Error(`${failed.length} write(s) of ${key} failed: ${messages.join('; ')}`);
     }
     const waits = [result.requeueAfterMs];
     // An expectation that never shows up times out; look again then even if no event comes.

@@ -4,9 +4,10 @@
  * Exporters labelled with the set and the Pods and config Secrets named after them, the namespace's
  * Leases, the expectations in flight, and the config Secret data each live instance should hold.
  *
- * The credential Secrets `<exporter>-exporter` are Jumpstarter's and carry no set label, so the
- * label-filtered Secret cache does not hold them: their tokens are read with a GET, only for instances
- * whose config must be rendered or checked, and at most once per pass.
+ * The credential Secrets `<exporter>-exporter` are Jumpstarter's; the Secret cache keeps them (see
+ * `keepSecret`), so tokens are read from memory. The CA bundle ConfigMap is read with one GET per pass
+ * that renders or checks a config (it is one small object, and watching every ConfigMap of a
+ * namespace for it would cost more).
  */
 import type { CoreV1Api } from '@kubernetes/client-node';
 import {
@@ -111,22 +112,12 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   const exporters = caches.exporters.byLabel(Labels.exporterSetName, name, namespace);
   const byName = new Map(exporters.map((e) => [e.metadata?.name ?? '', e]));
 
-  const tokens = new Map<string, Promise<string | undefined>>();
-  const tokenOf = (exporter: Exporter): Promise<string | undefined> => {
+  const tokenOf = (exporter: Exporter): string | undefined => {
     const secretName = exporter.status?.credential?.name;
-    if (!secretName) return Promise.resolve(undefined);
-    let token = tokens.get(secretName);
-    if (!token) {
-      token = deps.core.readNamespacedSecret({ namespace, name: secretName }).then(
-        (secret) => decode(secret.data?.token),
-        (error: unknown) => {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        },
-      );
-      tokens.set(secretName, token);
-    }
-    return token;
+    const secret = secretName
+      ? (caches.secrets.get(namespace, secretName) as SecretView | undefined)
+      : undefined;
+    return decode(secret?.data?.token);
   };
   let caBundle: Promise<string | undefined> | undefined;
   const caBundleOf = (): Promise<string | undefined> => {
@@ -146,7 +137,8 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     const exporter = byName.get(instanceName);
     if (!exporter) throw new Error(`instance ${namespace}/${instanceName} is not in the cache`);
     if (!cls) throw new Error(`the VirtualTargetClass ${className} of ${key} does not exist`);
-    const [token, ca] = await Promise.all([tokenOf(exporter), caBundleOf()]);
+    const token = tokenOf(exporter);
+    const ca = await caBundleOf();
     return deps.provisioner.render({
       exporterSet: set,
       virtualTargetClass: cls,

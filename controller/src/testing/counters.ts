@@ -44,8 +44,63 @@ export type CounterFilter = { readonly [K in keyof RequestKey]?: RequestKey[K] |
 
 const KEY_FIELDS = ['identity', 'verb', 'group', 'resource', 'subresource', 'namespace', 'path'] as const;
 
+/** Requests in flight at once among those matching a filter (see {@link RequestCounters.trackConcurrency}). */
+export interface ConcurrencyTracker {
+  /** Requests being served now. */
+  readonly current: number;
+  /** The most served at once since tracking began. */
+  readonly peak: number;
+  /** Stops tracking. */
+  stop(): void;
+}
+
+interface Tracker {
+  readonly filter: CounterFilter;
+  current: number;
+  peak: number;
+}
+
 export class RequestCounters {
   private readonly entries = new Map<string, CounterEntry>();
+  private readonly trackers = new Set<Tracker>();
+
+  /**
+   * Called by the server when it starts serving a request (latency faults included); the returned
+   * function when it has answered. Feeds the concurrency trackers.
+   */
+  begin(key: RequestKey): () => void {
+    const hit = [...this.trackers].filter((t) => matches(key, t.filter));
+    for (const t of hit) {
+      t.current += 1;
+      t.peak = Math.max(t.peak, t.current);
+    }
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      for (const t of hit) t.current -= 1;
+    };
+  }
+
+  /**
+   * Tracks how many requests matching `filter` the server serves at once, from now on: e.g. the
+   * Exporter creates a controller has in flight (add a latency fault so they overlap measurably).
+   */
+  trackConcurrency(filter: CounterFilter): ConcurrencyTracker {
+    const tracker: Tracker = { filter, current: 0, peak: 0 };
+    this.trackers.add(tracker);
+    return {
+      get current() {
+        return tracker.current;
+      },
+      get peak() {
+        return tracker.peak;
+      },
+      stop: () => {
+        this.trackers.delete(tracker);
+      },
+    };
+  }
 
   /** Counts one answered request (called by the server once per request). */
   record(key: RequestKey, code: number): void {

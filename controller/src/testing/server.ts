@@ -166,6 +166,8 @@ async function handle(ctx: HandlerContext, req: IncomingMessage, res: ServerResp
     path: '',
   };
   const record = (code: number) => ctx.counters.record(attrs, code);
+  const end = ctx.counters.begin(attrs);
+  res.once('close', end);
   try {
     const delay = ctx.faults.latencyFor(attrs);
     if (delay > 0) await sleep(ctx, delay);

@@ -16,7 +16,7 @@ import {
 import { startManager, type Manager } from '../../src/manager';
 import { createLogger } from '../../src/operations/logger';
 import type { Options } from '../../src/operations/options';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster, type TestClusterOptions } from '../../src/testing';
 
 export const NS = 'lab';
 export const TEMPLATE_LABELS = { board: 'qemu-x86' } as const;
@@ -44,13 +44,14 @@ export const controllerOptions = (overrides: Partial<Options> = {}): Options => 
 });
 
 export async function startScenario(
-  options: { speedUp?: number; controller?: Partial<Options> } = {},
+  options: { speedUp?: number; controller?: Partial<Options>; crds?: TestClusterOptions['crds'] } = {},
 ): Promise<Scenario> {
   const cluster = await startTestCluster({
     namespaces: [NS],
     speedUp: options.speedUp ?? 20,
     jumpstarter: true,
     kubelet: true,
+    ...(options.crds ? { crds: options.crds } : {}),
   });
   const launch = () => launchController(cluster, CONTROLLER, options.controller);
   const scenario: Scenario = {

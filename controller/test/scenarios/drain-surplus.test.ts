@@ -1,0 +1,78 @@
+/**
+ * Scenario 5, scale-down in one step (SPEC §3.7): when 20 idle instances become surplus, all of them
+ * go once the surplus has lasted scaleDownCooldown — not one per cooldown — and the pool never drops
+ * below its floor or its warm buffer on the way.
+ */
+import { describe, expect, it } from '@jest/globals';
+import {
+  NS,
+  createClass,
+  createSet,
+  getSet,
+  instancesOf,
+  patchSetSpec,
+  scenarioPerTest,
+  until,
+} from './support';
+
+const startScenario = scenarioPerTest();
+
+const COOLDOWN_MS = 10_000;
+
+describe('scenario 5: draining surplus', () => {
+  it('removes 20 surplus idle instances within one cooldown window, never below floor or buffer', async () => {
+    const { cluster } = await startScenario({ speedUp: 20 });
+    createClass(cluster);
+    createSet(cluster, 'drain', {
+      minReplicas: 2,
+      minAvailableReplicas: 22,
+      maxReplicas: 30,
+      scaleDownCooldown: '10s',
+    });
+    const status = () => getSet(cluster, 'drain')?.status;
+    await until('22 available', () => status()?.availableReplicas === 22, 30_000);
+
+    // Follow every change of the store (a watch, not sampling), so no dip and no deletion slips by.
+    let lowestAvailable = Infinity;
+    let lowestInstances = Infinity;
+    const deletedAt: number[] = [];
+    const exporters = cluster.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+    const watch = cluster.store.watch(
+      exporters,
+      NS,
+      { resourceVersion: cluster.store.resourceVersion() },
+      (event) => {
+        if (event.type === 'DELETED') deletedAt.push(cluster.clock.now());
+        const live = instancesOf(cluster, 'drain');
+        const available = live.filter(
+          (e) =>
+            e.spec?.enabled !== false &&
+            e.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'),
+        ).length;
+        lowestAvailable = Math.min(lowestAvailable, available);
+        lowestInstances = Math.min(lowestInstances, live.length);
+      },
+    );
+
+    const askedAt = cluster.clock.now();
+    patchSetSpec(cluster, 'drain', { minAvailableReplicas: 2 });
+    const windowStart = Date.parse(await until('the window', () => status()?.scaleDownWindowStart));
+    try {
+      await until('the drain', () => instancesOf(cluster, 'drain').length === 2 && status()?.replicas === 2);
+    } finally {
+      watch.stop();
+    }
+
+    expect(windowStart).toBeGreaterThanOrEqual(askedAt - 1_000);
+    expect(deletedAt).toHaveLength(20);
+    // Nothing went before the window had lasted the cooldown, and everything went within that one
+    // window's end plus a few passes (not 20 windows, which would take 200 s of cluster time). The
+    // margin is one cooldown: at speedUp 20 the simulators' own work on 20 deletions takes seconds.
+    expect(Math.min(...deletedAt)).toBeGreaterThanOrEqual(windowStart + COOLDOWN_MS);
+    expect(Math.max(...deletedAt) - (windowStart + COOLDOWN_MS)).toBeLessThan(COOLDOWN_MS);
+    expect(lowestAvailable).toBeGreaterThanOrEqual(2);
+    expect(lowestInstances).toBeGreaterThanOrEqual(2);
+    expect(status()?.availableReplicas).toBe(2);
+    expect(status()?.scaleDownWindowStart).toBeUndefined();
+  });
+});
