@@ -56,6 +56,13 @@ export const Annotations = {
   ordinal: 'exporterset.jumpstarter.dev/ordinal',
   /** Set by an operator who disables an Exporter by hand; the controller leaves it alone. */
   manuallyDisabled: 'exporterset.jumpstarter.dev/manually-disabled',
+  /**
+   * Written with `spec.enabled: false` when the controller disables an instance on its way out; the
+   * value says why (a {@link ScaleReason}). An Exporter disabled without it was disabled by hand.
+   */
+  retiring: 'exporterset.jumpstarter.dev/retiring',
+  /** Written when reclaimPolicy Retain releases an instance from the set instead of deleting it. */
+  retained: 'exporterset.jumpstarter.dev/retained',
 } as const;
 
 /** Finalizer that drains a set before it goes (SPEC §3.12). */
@@ -79,6 +86,29 @@ export const ConditionReasons = {
   ParametersValid: 'ParametersValid',
   MaxReplicasReached: 'MaxReplicasReached',
   StartupFailureBackoff: 'StartupFailureBackoff',
+  /** Available=True: at least minAvailableReplicas instances are available. */
+  MinimumAvailable: 'MinimumAvailable',
+  /** Available=False: fewer than minAvailableReplicas instances are available. */
+  BelowMinimumAvailable: 'BelowMinimumAvailable',
+  /** Progressing=True while the set is being deleted and drains its instances. */
+  Draining: 'Draining',
+  ScalingUp: 'ScalingUp',
+  ScalingDown: 'ScalingDown',
+  RollingOut: 'RollingOut',
+  /** Progressing=False: idle instances beyond the need wait for scaleDownCooldown. */
+  ScaleDownPending: 'ScaleDownPending',
+  /** Progressing=False: nothing to do. */
+  Stable: 'Stable',
+  /** Degraded=True: the selector does not select the template labels; nothing is created. */
+  SelectorDoesNotMatchTemplate: 'SelectorDoesNotMatchTemplate',
+  /** Degraded=True: instances that were ready went offline while their Pod runs. */
+  InstancesOffline: 'InstancesOffline',
+  /** Degraded=False. */
+  AsExpected: 'AsExpected',
+  /** ScalingLimited=False. */
+  WithinLimits: 'WithinLimits',
+  /** ReplicaFailure=False (the executor sets True with FailedCreate/FailedDelete). */
+  NoFailures: 'NoFailures',
 } as const;
 
 /** Lease condition types set by Jumpstarter (INTEROP §2). */

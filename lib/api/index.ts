@@ -7,3 +7,4 @@ export * from './exporter';
 export * from './lease';
 export * from './exporter-config';
 export * from './rules';
+export * from './events';

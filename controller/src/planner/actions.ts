@@ -7,9 +7,8 @@
  * ReleaseExporter, DisableExporter, DeleteExporter, RemoveFinalizer. Creates come before disables and
  * deletes, so a lease never sees a pool with nothing enabled while one instance replaces another.
  */
-import type { Exporter } from 'virtual-exporters';
+import { type Exporter, type ScaleReason } from 'virtual-exporters';
 import type { ExporterMergePatch } from './exporter';
-import type { ScaleReason } from './vocabulary';
 
 /** Add the drain finalizer (`DRAIN_FINALIZER`) to the set. */
 export interface AddFinalizerAction {

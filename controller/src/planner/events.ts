@@ -3,11 +3,16 @@
  * one per startup failure, one per condition change. They describe decisions; the executor emits those
  * whose actions it applied.
  */
-import { ConditionReasons, ConditionTypes, type Condition } from 'virtual-exporters';
+import {
+  ConditionReasons,
+  ConditionTypes,
+  type Condition,
+  type ScaleReason,
+  EventReasons as E,
+} from 'virtual-exporters';
 import type { Action } from './actions';
 import type { InstanceView } from './instances';
 import { toTimestamp } from './snapshot';
-import { PlannerEventReasons as E, type ScaleReason } from './vocabulary';
 
 export interface PlanEvent {
   readonly type: 'Normal' | 'Warning';

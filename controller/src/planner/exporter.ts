@@ -11,8 +11,8 @@ import {
   type Exporter,
   type ExporterSet,
   type OwnerReference,
+  type ScaleReason,
 } from 'virtual-exporters';
-import { PlannerAnnotations, type ScaleReason } from './vocabulary';
 
 /** The controller reference from an instance to its set; undefined while the set has no uid. */
 export function setOwnerReference(set: ExporterSet): OwnerReference | undefined {
@@ -96,7 +96,7 @@ export type ExporterMergePatch = {
 
 /** Disables an instance on its way out and marks the disable as the controller's (not by hand). */
 export function disablePatch(reason: ScaleReason): ExporterMergePatch {
-  return { metadata: { annotations: { [PlannerAnnotations.retiring]: reason } }, spec: { enabled: false } };
+  return { metadata: { annotations: { [Annotations.retiring]: reason } }, spec: { enabled: false } };
 }
 
 /** Turns a standby into a regular instance: its Pod may be rendered. */
@@ -115,7 +115,7 @@ export function releasePatch(exporter: Exporter, set: ExporterSet, retainedAt: s
     (ref) => !(ref.controller === true && ref.kind === Kinds.ExporterSet && ref.name === set.metadata?.name),
   );
   return {
-    metadata: { annotations: { [PlannerAnnotations.retained]: retainedAt }, ownerReferences: others },
+    metadata: { annotations: { [Annotations.retained]: retainedAt }, ownerReferences: others },
     spec: { enabled: false },
   };
 }

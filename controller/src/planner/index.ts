@@ -17,4 +17,3 @@ export * from './set-conditions';
 export * from './snapshot';
 export * from './startup-failures';
 export * from './status';
-export * from './vocabulary';

@@ -25,11 +25,11 @@ import {
   instanceOrdinal,
   type Exporter,
   type ExporterSet,
+  type ScaleReason,
 } from 'virtual-exporters';
 import { isOwnedBy } from './exporter';
 import type { InFlight, InstanceSnapshot, PodView } from './snapshot';
 import { toMillis } from './snapshot';
-import { PlannerAnnotations, type ScaleReason } from './vocabulary';
 
 export type InstanceState =
   | 'detached'
@@ -208,7 +208,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
   const standby = labels[Labels.standby] === 'true' && !podPresent && !inFlight.promoting.has(name);
   const revision = labels[Labels.templateRevision];
   const ended = pod === 'Failed' || pod === 'Succeeded';
-  const markerReason = annotations[PlannerAnnotations.retiring];
+  const markerReason = annotations[Annotations.retiring];
   const byHand = annotations[Annotations.manuallyDisabled] === 'true';
   const retiring = !enabled && !byHand && (disabling || markerReason !== undefined);
   const leaseRef = exporter.status?.leaseRef?.name;

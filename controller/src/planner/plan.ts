@@ -64,6 +64,7 @@ import {
   type Lease,
   type Provisioner,
   type VirtualTargetClass,
+  type ScaleReason,
 } from 'virtual-exporters';
 import { ACTION_ORDER, type Action } from './actions';
 import { desiredExporter, instanceLabels, promotePatch } from './exporter';
@@ -97,7 +98,6 @@ import {
 } from './snapshot';
 import { backoffDelay, startupFailureState, type StartupFailureState } from './startup-failures';
 import { statusCounters } from './status';
-import type { ScaleReason } from './vocabulary';
 
 export interface Plan {
   /** The writes, in the order to apply them (see actions.ts). */

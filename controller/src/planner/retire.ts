@@ -11,12 +11,11 @@
  *   exporter not online): deleted at once, unless its `status.leaseRef` names a lease not known to have
  *   ended, in which case it waits.
  */
-import type { ExporterSet } from 'virtual-exporters';
+import { type ExporterSet, type ScaleReason } from 'virtual-exporters';
 import type { Action } from './actions';
 import { disablePatch, releasePatch } from './exporter';
 import type { InstanceView } from './instances';
 import { toTimestamp } from './snapshot';
-import type { ScaleReason } from './vocabulary';
 
 export interface RetireContext {
   readonly set: ExporterSet;

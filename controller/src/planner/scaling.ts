@@ -19,6 +19,7 @@
  *    At the ceiling, where no surge fits, one outdated instance is retired first, one at a time;
  * 5. an empty pool keeps one standby (rule 6): if nothing enabled would remain, create one.
  */
+import { type ScaleReason } from 'virtual-exporters';
 import {
   addMember,
   canRemoveReady,
@@ -33,7 +34,6 @@ import {
   type Requirements,
   type Tally,
 } from './pool';
-import type { ScaleReason } from './vocabulary';
 
 export interface ScaleInput {
   /** Kept instances: fixed, idle and replacing ones, and creates in flight (not removable). */

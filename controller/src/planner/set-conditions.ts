@@ -8,10 +8,10 @@ import {
   RuleMessages,
   formatDuration,
   type Condition,
+  ConditionReasons as R,
 } from 'virtual-exporters';
 import { findCondition, setCondition, type ConditionInput } from './conditions';
 import { toTimestamp } from './snapshot';
-import { PlannerConditionReasons as R } from './vocabulary';
 
 export interface ConditionFacts {
   /** Why the class is missing; undefined when it was found. */

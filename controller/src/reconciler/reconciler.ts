@@ -9,7 +9,13 @@
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
-import { ConditionTypes, type ExporterSet, type ExporterSetStatus } from 'virtual-exporters';
+import {
+  EventReasons,
+  ConditionReasons,
+  ConditionTypes,
+  type ExporterSet,
+  type ExporterSetStatus,
+} from 'virtual-exporters';
 import type { ControllerMetrics, SetRef } from '../operations/metrics';
 import { exporterSetLogger, type Logger } from '../operations/logger';
 import {
@@ -17,8 +23,6 @@ import {
   conditionEvents,
   findCondition,
   plan,
-  PlannerConditionReasons,
-  PlannerEventReasons,
   setCondition,
   statusEquals,
   type Action,
@@ -73,7 +77,7 @@ export function withReplicaFailure(
       {
         type: ConditionTypes.ReplicaFailure,
         status: 'False',
-        reason: PlannerConditionReasons.NoFailures,
+        reason: ConditionReasons.NoFailures,
         message: 'creates and deletes succeed',
       },
       now,
@@ -178,7 +182,7 @@ export class Reconciler {
   ) {
     return [
       ...actionEvents(execution.applied),
-      ...result.events.filter((e) => e.reason === PlannerEventReasons.StartupFailure),
+      ...result.events.filter((e) => e.reason === EventReasons.StartupFailure),
       ...(after ? conditionEvents(before?.conditions, after.conditions ?? []) : []),
     ];
   }

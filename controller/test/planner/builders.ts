@@ -3,6 +3,7 @@
  * state, leases, and the snapshot that ties them together. Times are offsets from T0 (ms).
  */
 import {
+  Annotations,
   API_VERSION,
   DRAIN_FINALIZER,
   JUMPSTARTER_API_VERSION,
@@ -20,7 +21,6 @@ import {
 } from 'virtual-exporters';
 import {
   currentRevision,
-  PlannerAnnotations,
   type Action,
   type ActionType,
   type InFlight,
@@ -153,7 +153,7 @@ export function instance(ordinal: number, shape: Shape, options: InstanceOptions
         : undefined;
   const withCredential = shape !== 'new';
   const annotations: Record<string, string> = { 'exporterset.jumpstarter.dev/ordinal': String(ordinal) };
-  if (options.retiring) annotations[PlannerAnnotations.retiring] = options.retiring;
+  if (options.retiring) annotations[Annotations.retiring] = options.retiring;
   if (options.manuallyDisabled) annotations['exporterset.jumpstarter.dev/manually-disabled'] = 'true';
   const exporter: Exporter = {
     apiVersion: JUMPSTARTER_API_VERSION,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { plan, PlannerAnnotations } from '../../src/planner';
+import { Annotations } from 'virtual-exporters';
+import { plan } from '../../src/planner';
 import { instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';
 
 describe('recycle › ExitAndReplace', () => {
@@ -73,7 +74,7 @@ describe('recycle › ExitAndReplace', () => {
       const [release] = ofType(result, 'ReleaseExporter');
       expect(release).toMatchObject({ name: 'pool-0', reason: 'recycle' });
       expect(release.patch).toEqual({
-        metadata: { annotations: { [PlannerAnnotations.retained]: expect.any(String) }, ownerReferences: [] },
+        metadata: { annotations: { [Annotations.retained]: expect.any(String) }, ownerReferences: [] },
         spec: { enabled: false },
       });
       expect(ofType(result, 'DeleteExporter')).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConditionTypes } from 'virtual-exporters';
-import { plan, PlannerAnnotations } from '../../src/planner';
+import { Annotations, ConditionTypes } from 'virtual-exporters';
+import { plan } from '../../src/planner';
 import { applyPlan } from './applier';
 import { at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot, T0 } from './builders';
 
@@ -118,7 +118,7 @@ describe('scale-down', () => {
         name: 'pool-1',
         reason: 'scale-down',
         patch: {
-          metadata: { annotations: { [PlannerAnnotations.retiring]: 'scale-down' } },
+          metadata: { annotations: { [Annotations.retiring]: 'scale-down' } },
           spec: { enabled: false },
         },
       }),

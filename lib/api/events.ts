@@ -1,0 +1,39 @@
+/**
+ * The words of the controller's Kubernetes Events on ExporterSets (SPEC §3): their reasons, and why an
+ * instance was created, promoted, disabled, deleted or released (also a label of the scale metrics).
+ */
+
+/** Why an instance is created, promoted, disabled, deleted or released (events and metrics). */
+export type ScaleReason =
+  /** minReplicas. */
+  | 'floor'
+  /** minAvailableReplicas. */
+  | 'warm-buffer'
+  /** Pending leases. */
+  | 'demand'
+  /** The standby that keeps an empty pool's leases waiting. */
+  | 'standby'
+  /** Template revision rollout. */
+  | 'rollout'
+  /** ExitAndReplace after a lease. */
+  | 'recycle'
+  /** The instance's Pod failed. */
+  | 'failed'
+  /** Idle beyond the need after scaleDownCooldown. */
+  | 'scale-down'
+  /** The set is being deleted. */
+  | 'drain';
+
+/** Reasons of the Kubernetes Events the plan proposes. */
+export const EventReasons = {
+  ScaledUp: 'ScaledUp',
+  ScaledDown: 'ScaledDown',
+  StandbyPromoted: 'StandbyPromoted',
+  InstanceRecycled: 'InstanceRecycled',
+  /** An instance whose Pod failed is on its way out, to be replaced. */
+  InstanceFailed: 'InstanceFailed',
+  InstanceReleased: 'InstanceReleased',
+  PodReplaced: 'PodReplaced',
+  StartupFailure: 'StartupFailure',
+  FinalizerRemoved: 'FinalizerRemoved',
+} as const;
