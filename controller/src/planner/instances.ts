@@ -16,7 +16,10 @@
  *    Jumpstarter assigns (`Available`, `Unspecified` or none);
  * 9. `offline`: not ready although this Pod's exporter was seen ready, or stuck in a failed lease hook;
  * 10. `starting`: created, not ready yet (Pod booting, not rendered yet, or being replaced), or
- *    running a lease hook (about to be available again, or to exit).
+ *    running a lease hook (about to be available again, or to exit) — unless its Pod has existed
+ *    for longer than the startup timeout without its exporter ever becoming ready: then it is
+ *    `failed` (stuck booting, unschedulable, an image that never pulls), replaced like a Pod that
+ *    failed and counted as a startup failure, so a stuck instance never holds the warm buffer.
  */
 import {
   Annotations,
@@ -122,6 +125,8 @@ export interface ClassifyContext {
   /** Leases known to have ended (see `endedLeaseNames`). */
   readonly endedLeases: ReadonlySet<string>;
   readonly inFlight: InFlightNames;
+  /** `now` and the startup timeout (SPEC §3.9); without it no instance is ever stuck. */
+  readonly startup?: { readonly now: number; readonly timeoutMs: number };
 }
 
 const SCALE_REASONS: ReadonlySet<string> = new Set<ScaleReason>([
@@ -233,8 +238,15 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     state = 'offline';
   else state = 'starting';
 
-  const endedAt = ended && instance.pod ? podEndedAt(instance.pod) : undefined;
-  const endMessage = ended && instance.pod ? podEndMessage(instance.pod) : undefined;
+  let endedAt = ended && instance.pod ? podEndedAt(instance.pod) : undefined;
+  let endMessage = ended && instance.pod ? podEndMessage(instance.pod) : undefined;
+  const stuckSince = state === 'starting' ? stuckAt(instance, pod, context) : undefined;
+  if (stuckSince !== undefined && !readySincePod(exporter, instance.pod, ready)) {
+    state = 'failed';
+    endedAt = stuckSince;
+    const why = instance.pod?.status?.message ?? instance.pod?.status?.reason;
+    endMessage = `not ready ${Math.round(context.startup!.timeoutMs / 1000)} s after its Pod was created${why ? ` (${why})` : ''}`;
+  }
   return {
     name,
     ...(instanceOrdinalOf(set, name) !== undefined ? { ordinal: instanceOrdinalOf(set, name) } : {}),
@@ -263,6 +275,15 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     online,
     source: instance,
   };
+}
+
+/** When a live Pod's startup timed out (its creation + the timeout), if it has by now. */
+function stuckAt(instance: InstanceSnapshot, pod: PodState, context: ClassifyContext): number | undefined {
+  if (!context.startup || (pod !== 'Pending' && pod !== 'Running' && pod !== 'Unknown')) return undefined;
+  const created = toMillis(instance.pod?.metadata?.creationTimestamp);
+  if (created === undefined) return undefined;
+  const deadline = created + context.startup.timeoutMs;
+  return context.startup.now >= deadline ? deadline : undefined;
 }
 
 function instanceOrdinalOf(set: ExporterSet, name: string): number | undefined {

@@ -192,6 +192,7 @@ function observe(snapshot: PlannerSnapshot): World {
     everLeased: everLeasedExporterNames(snapshot.leases),
     endedLeases: endedLeaseNames(snapshot.leases),
     inFlight,
+    startup: { now, timeoutMs: resolveOptions(snapshot.options).startupTimeoutMs },
   };
   const views = snapshot.instances.map((instance) => classifyInstance(instance, context));
   const known = new Set(views.map((v) => v.name));
@@ -269,7 +270,14 @@ function buildStatus(
   world: World,
   facts: Omit<
     ConditionFacts,
-    'available' | 'replicas' | 'leased' | 'starting' | 'offline' | 'minAvailable' | 'provisionerName'
+    | 'available'
+    | 'standbyInBuffer'
+    | 'replicas'
+    | 'leased'
+    | 'starting'
+    | 'offline'
+    | 'minAvailable'
+    | 'provisionerName'
   >,
   persisted: PersistedFields,
 ): ExporterSetStatus {
@@ -282,6 +290,7 @@ function buildStatus(
       ...facts,
       provisionerName: world.provisioner.name,
       available: counters.availableReplicas,
+      standbyInBuffer: world.spec.waitForFirstConsumer ? (counters.standbyReplicas ?? 0) : 0,
       minAvailable: world.spec.minAvailable,
       replicas: counters.replicas,
       leased: counters.leasedReplicas,
@@ -666,5 +675,19 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     decision.window ? decision.window.start + spec.cooldownMs : undefined,
     failures.backoffUntil,
     world.demand.nextBeginTime,
+    nextStartupDeadline(world),
   ]);
+}
+
+/** The earliest moment a booting instance's startup times out (a timer, so idle stays quiet otherwise). */
+function nextStartupDeadline(world: World): number | undefined {
+  let next: number | undefined;
+  for (const v of world.owned) {
+    if (v.state !== 'starting' || v.pod === 'none' || v.pod === 'going') continue;
+    const created = toMillis(v.source.pod?.metadata?.creationTimestamp);
+    if (created === undefined) continue;
+    const deadline = created + world.options.startupTimeoutMs;
+    if (next === undefined || deadline < next) next = deadline;
+  }
+  return next;
 }

@@ -175,10 +175,12 @@ export interface Surplus {
 
 /**
  * The surplus: walking the removable members in victim order, each one whose removal keeps the
- * rules it counts for satisfied (see `canRemove`) is surplus. If that would leave nothing enabled, one standby is kept back (rule 6: a lease
- * must find an Exporter to wait on), so an idle pool shrinks back to its standby.
+ * rules it counts for satisfied (see `canRemove`) is surplus. If that would leave nothing enabled, one
+ * standby is kept back (rule 6: a lease must find an Exporter to wait on), so an idle pool shrinks back
+ * to its standby. Above the ceiling (`maxReplicas` lowered below the pool), further removable members
+ * are surplus too, in the same order, until the pool fits: the ceiling caps the buffer (rule 4).
  */
-export function findSurplus(members: readonly Member[], req: Requirements): Surplus {
+export function findSurplus(members: readonly Member[], req: Requirements, maxReplicas = 0): Surplus {
   const wffc = req.waitForFirstConsumer;
   let tally = tallyOf(members, wffc);
   const victims: Member[] = [];
@@ -191,6 +193,13 @@ export function findSurplus(members: readonly Member[], req: Requirements): Surp
   if (tally.enabled === 0) {
     const keeper = victims.filter((m) => m.kind === 'standby' && m.enabled).sort(compareStandbyKeepers)[0];
     if (keeper !== undefined) victims.splice(victims.indexOf(keeper), 1);
+  }
+  if (maxReplicas > 0) {
+    const chosen = new Set(victims);
+    const over = members.length - victims.length - maxReplicas;
+    const more = members.filter((m) => m.removable && !chosen.has(m)).sort(compareVictims);
+    victims.push(...more.slice(0, Math.max(0, over)));
+    victims.sort(compareVictims);
   }
   return { victims };
 }

@@ -167,7 +167,7 @@ export function decideScale(input: ScaleInput): ScaleDecision {
   const limited = input.maxReplicas > 0 && wanted > input.maxReplicas;
 
   // 3. Surplus, then the rollout surge for outdated instances the rules still need.
-  let surplus = findSurplus(members, req);
+  let surplus = findSurplus(members, req, input.maxReplicas);
   const firstVictims = new Set(surplus.victims.map((m) => m.name));
   const outdatedKept = members
     .filter((m) => m.removable && !m.current && !firstVictims.has(m.name))
@@ -182,7 +182,7 @@ export function decideScale(input: ScaleInput): ScaleDecision {
     add(standby, 'rollout');
     surged += 1;
   }
-  if (surged > 0) surplus = findSurplus(members, req);
+  if (surged > 0) surplus = findSurplus(members, req, input.maxReplicas);
 
   // 4. The stabilization window and the removals.
   const victims = surplus.victims;

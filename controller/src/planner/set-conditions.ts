@@ -21,6 +21,8 @@ export interface ConditionFacts {
   readonly provisionerName: string;
   readonly selectorMatchesTemplate: boolean;
   readonly available: number;
+  /** With WaitForFirstConsumer the warm buffer is made of standbys: they count as available. */
+  readonly standbyInBuffer: number;
   readonly minAvailable: number;
   readonly replicas: number;
   readonly leased: number;
@@ -65,8 +67,10 @@ function available(f: ConditionFacts): ConditionInput {
       message: f.classMissing,
     };
   }
-  const message = `${plural(f.available, 'instance')} available; the warm buffer asks for ${f.minAvailable}`;
-  return f.available >= f.minAvailable
+  const supply = f.available + f.standbyInBuffer;
+  const standbys = f.standbyInBuffer > 0 ? ` (${f.standbyInBuffer} on standby until a lease waits)` : '';
+  const message = `${plural(supply, 'instance')} available${standbys}; the warm buffer asks for ${f.minAvailable}`;
+  return supply >= f.minAvailable
     ? { type, status: 'True', reason: R.MinimumAvailable, message }
     : { type, status: 'False', reason: R.BelowMinimumAvailable, message };
 }
@@ -90,12 +94,14 @@ function progressing(f: ConditionFacts): ConditionInput {
     };
   }
   const starting = f.starting + f.creatingInFlight + f.creating + f.promoting;
-  if (starting + f.rendering + f.deferred > 0) {
+  // Held back by the ceiling alone is not progress: ScalingLimited says it, and nothing will change.
+  const deferred = f.limited && starting + f.rendering === 0 ? 0 : f.deferred;
+  if (starting + f.rendering + deferred > 0) {
     const parts = [
       ...(starting > 0 ? [`${plural(starting, 'instance')} starting`] : []),
-      ...(f.deferred > 0
+      ...(deferred > 0
         ? [
-            `${plural(f.deferred, 'more instance')} wanted, held back by maxReplicas, the burst limit or the startup backoff`,
+            `${plural(deferred, 'more instance')} wanted, held back by maxReplicas, the burst limit or the startup backoff`,
           ]
         : []),
     ];

@@ -113,6 +113,11 @@ export interface PlannerOptions {
   readonly startupBackoffMaxMs: number;
   /** Replacements a template rollout may start at once, in percent of the pool (at least 1). @default 25 */
   readonly rolloutSurgePercent: number;
+  /**
+   * How long an instance's Pod may exist without its exporter ever becoming ready before the instance
+   * counts as failed and is replaced (booting VMs, image pulls and scheduling included). @default 600_000
+   */
+  readonly startupTimeoutMs: number;
 }
 
 export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
@@ -120,6 +125,7 @@ export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
   startupBackoffBaseMs: 10_000,
   startupBackoffMaxMs: 300_000,
   rolloutSurgePercent: 25,
+  startupTimeoutMs: 600_000,
 };
 
 export interface PlannerSnapshot {
@@ -151,6 +157,7 @@ export function resolveOptions(options: Partial<PlannerOptions> | undefined): Pl
     startupBackoffBaseMs: base,
     startupBackoffMaxMs: Math.max(base, merged.startupBackoffMaxMs),
     rolloutSurgePercent: Math.max(0, merged.rolloutSurgePercent),
+    startupTimeoutMs: Math.max(1, merged.startupTimeoutMs),
   };
 }
 

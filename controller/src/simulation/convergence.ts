@@ -1,0 +1,176 @@
+/**
+ * What a settled lab looks like once faults stop (issue 7), judged from the store alone by recounting
+ * — an oracle independent of the planner: every lease the sets can serve is served; every set meets
+ * its floor and warm buffer, carries no runaway surplus, stays within its ceiling, reports counters
+ * equal to a recount and healthy conditions for its current generation; deleted sets are gone with
+ * their instances; no Pod or config Secret is left without its Exporter.
+ *
+ * `unmet` lists what does not hold yet; the lab has converged when it is empty.
+ */
+import {
+  Annotations,
+  ExporterConditionTypes,
+  Labels,
+  type Condition,
+  type Exporter,
+  type ExporterSet,
+  type Lease,
+  type VirtualTargetClass,
+} from 'virtual-exporters';
+import type { TestCluster } from '../testing';
+import type { KubeObject } from '../testing/types';
+
+const isTrue = (conditions: readonly Condition[] | undefined, type: string) =>
+  conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
+
+const ownerUid = (exporter: Exporter): string | undefined =>
+  exporter.metadata?.ownerReferences?.find((o) => o.controller === true && o.kind === 'ExporterSet')?.uid;
+
+export interface ConvergenceInput {
+  readonly namespace: string;
+  /** Names of sets that must be gone (deleted during the run and not re-created). */
+  readonly deletedSets: ReadonlySet<string>;
+  /** Leases that must have been assigned (the calm phase's probes). */
+  readonly probeLeases: readonly string[];
+}
+
+export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
+  const { store, registry } = cluster;
+  const ns = input.namespace;
+  const list = <T>(group: string, version: string, plural: string) =>
+    store.list(registry.get(group, version, plural)!, ns).items as unknown as T[];
+  const sets = list<ExporterSet>('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets');
+  const exporters = list<Exporter>('jumpstarter.dev', 'v1alpha1', 'exporters');
+  const leases = list<Lease>('jumpstarter.dev', 'v1alpha1', 'leases');
+  const pods = list<KubeObject>('', 'v1', 'pods');
+  const secrets = list<KubeObject>('', 'v1', 'secrets');
+  const classes = list<VirtualTargetClass>(
+    'virtualtarget.jumpstarter.dev',
+    'v1alpha1',
+    'virtualtargetclasses',
+  );
+  const problems: string[] = [];
+
+  const heldBy = new Map<string, string>();
+  for (const l of leases) {
+    const name = l.status?.exporterRef?.name;
+    if (name && l.status?.ended !== true) heldBy.set(name, l.metadata?.name ?? '');
+  }
+  for (const probe of input.probeLeases) {
+    const lease = leases.find((l) => l.metadata?.name === probe);
+    if (!lease?.status?.exporterRef?.name) {
+      const why = (lease?.status?.conditions ?? []).map(
+        (c) => `${c.type}=${c.status} ${c.reason}: ${c.message}`,
+      );
+      problems.push(`lease ${probe} is not served (${why.join('; ') || 'no conditions'})`);
+    }
+  }
+
+  for (const set of sets) {
+    const name = set.metadata?.name ?? '';
+    if (input.deletedSets.has(name)) {
+      problems.push(`set ${name} was deleted and still exists`);
+      continue;
+    }
+    const spec = set.spec ?? ({} as ExporterSet['spec']);
+    const status = set.status;
+    const mine = exporters.filter((e) => ownerUid(e) === set.metadata?.uid && !e.metadata?.deletionTimestamp);
+    const podOf = (e: Exporter) => pods.find((p) => p.metadata.name === e.metadata?.name);
+    const leased = mine.filter((e) => heldBy.has(e.metadata?.name ?? ''));
+    const available = mine.filter((e) => {
+      const phase = (podOf(e)?.status as { phase?: string } | undefined)?.phase;
+      return (
+        !heldBy.has(e.metadata?.name ?? '') &&
+        e.spec?.enabled !== false &&
+        isTrue(e.status?.conditions, ExporterConditionTypes.Online) &&
+        isTrue(e.status?.conditions, ExporterConditionTypes.Registered) &&
+        phase !== 'Failed' &&
+        phase !== 'Succeeded'
+      );
+    });
+    // With WaitForFirstConsumer the warm buffer is made of standbys: Exporters without a Pod yet.
+    const cls = classes.find((c) => c.metadata?.name === spec.virtualTargetClassName);
+    const standbys =
+      cls?.spec?.bindingMode === 'WaitForFirstConsumer'
+        ? mine.filter((e) => !heldBy.has(e.metadata?.name ?? '') && e.spec?.enabled !== false && !podOf(e))
+        : [];
+    const minReplicas = spec.minReplicas ?? 0;
+    const minAvailable = spec.minAvailableReplicas ?? 0;
+    const max = spec.maxReplicas ?? 0;
+    const wanted = max > 0 ? Math.min(minAvailable, Math.max(0, max - leased.length)) : minAvailable;
+    const say = (what: string) => problems.push(`set ${name}: ${what}`);
+
+    if (status?.observedGeneration !== set.metadata?.generation) {
+      say(`observedGeneration ${status?.observedGeneration} behind generation ${set.metadata?.generation}`);
+    }
+    const supply = available.length + standbys.length;
+    if (supply < wanted) say(`${supply} available or standby, the warm buffer asks for ${wanted}`);
+    if (mine.length < Math.min(minReplicas, max > 0 ? max : Infinity)) {
+      say(`${mine.length} instances, minReplicas ${minReplicas}`);
+    }
+    const describe = (e: Exporter) => {
+      const n = e.metadata?.name ?? '';
+      const phase = (podOf(e)?.status as { phase?: string } | undefined)?.phase ?? 'no Pod';
+      const standby = e.metadata?.labels?.[Labels.standby] === 'true' ? ' standby' : '';
+      return `${n} (${heldBy.has(n) ? 'leased' : e.spec?.enabled === false ? 'disabled' : 'idle'}${standby}, ${phase})`;
+    };
+    if (max > 0 && mine.length > max) {
+      say(`${mine.length} instances above maxReplicas ${max}: ${mine.map(describe).join(', ')}`);
+    }
+    // Idle beyond the need after the cooldown: the buffer, the floor, and one standby at most.
+    const idle = mine.filter((e) => !heldBy.has(e.metadata?.name ?? '') && e.spec?.enabled !== false);
+    const keep = Math.max(minAvailable, minReplicas - leased.length) + 1;
+    if (idle.length > keep) say(`${idle.length} idle instances, more than the ${keep} the rules keep`);
+    if (status?.replicas !== mine.length) say(`status.replicas ${status?.replicas}, recount ${mine.length}`);
+    if (status?.leasedReplicas !== leased.length) {
+      say(`status.leasedReplicas ${status?.leasedReplicas}, recount ${leased.length}`);
+    }
+    if (status?.availableReplicas !== available.length) {
+      say(`status.availableReplicas ${status?.availableReplicas}, recount ${available.length}`);
+    }
+    const conditions = status?.conditions;
+    const shown = (type: string) => {
+      const c = conditions?.find((x) => x.type === type);
+      return c ? `${type}=${c.status} (${c.reason}: ${c.message})` : `${type} missing`;
+    };
+    if (isTrue(conditions, 'Degraded')) say(shown('Degraded'));
+    if (isTrue(conditions, 'ReplicaFailure')) say(shown('ReplicaFailure'));
+    // A rollout waits for leases to end: outdated leased instances keep Progressing=True (RollingOut).
+    const outdated = mine.filter(
+      (e) => e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision,
+    );
+    const outdatedIdle = outdated.filter((e) => !heldBy.has(e.metadata?.name ?? ''));
+    if (outdatedIdle.length > 0) say(`outdated idle instances: ${outdatedIdle.map(describe).join(', ')}`);
+    const rollingOutForLeases =
+      outdated.length > 0 &&
+      outdatedIdle.length === 0 &&
+      conditions?.find((c) => c.type === 'Progressing')?.reason === 'RollingOut';
+    if (isTrue(conditions, 'Progressing') && !rollingOutForLeases) say(shown('Progressing'));
+    if (!isTrue(conditions, 'ParametersValid')) say(shown('ParametersValid'));
+    // Capped by the ceiling, the buffer cannot be met: Available=False is then the truth (ScalingLimited).
+    if (minAvailable > 0 && wanted >= minAvailable && !isTrue(conditions, 'Available'))
+      say(shown('Available'));
+    if (wanted < minAvailable && !isTrue(conditions, 'ScalingLimited')) say(shown('ScalingLimited'));
+  }
+
+  for (const gone of input.deletedSets) {
+    const left = exporters.filter(
+      (e) =>
+        e.metadata?.labels?.[Labels.exporterSetName] === gone &&
+        e.metadata?.annotations?.[Annotations.retained] === undefined,
+    );
+    if (left.length > 0) problems.push(`deleted set ${gone} left ${left.length} instances`);
+  }
+  const exporterNames = new Set(exporters.map((e) => e.metadata?.name));
+  for (const pod of pods) {
+    if (pod.metadata.labels?.[Labels.exporterSetName] && !exporterNames.has(pod.metadata.name)) {
+      problems.push(`Pod ${pod.metadata.name} has no Exporter`);
+    }
+  }
+  for (const secret of secrets) {
+    const owner = secret.metadata.ownerReferences?.find((o) => o.kind === 'Exporter');
+    if (owner && !exporterNames.has(owner.name))
+      problems.push(`Secret ${secret.metadata.name} has no Exporter`);
+  }
+  return problems;
+}

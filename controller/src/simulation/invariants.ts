@@ -1,0 +1,135 @@
+/**
+ * The invariants the simulation checks at every change of the store (issue 7), from the objects
+ * alone — an oracle independent of the planner's code:
+ *
+ * - **leased-deleted**: an Exporter is deleted (or marked for deletion) while a Lease that has not
+ *   ended names it.
+ * - **ceiling**: a set gains an instance beyond its maxReplicas (when not 0). The ceiling is the
+ *   largest in force during the last `ceilingGraceMs` of cluster time, so a create decided just
+ *   before an operator lowered maxReplicas is not blamed.
+ * - **name-reused**: an instance name comes back within one set's life, or a new instance takes a
+ *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name.
+ *
+ * The store calls watchers synchronously inside each write, so nothing between two writes is missed.
+ */
+import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters';
+import type { TestCluster } from '../testing';
+import type { KubeObject, WatchEvent } from '../testing/types';
+
+export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused';
+
+export interface Violation {
+  readonly invariant: InvariantName | 'convergence' | 'controller-crashed';
+  /** Cluster time, epoch ms. */
+  readonly at: number;
+  readonly message: string;
+}
+
+export interface InvariantMonitor {
+  readonly violations: readonly Violation[];
+  stop(): void;
+}
+
+export interface MonitorOptions {
+  readonly namespace: string;
+  /** @default 10_000 */
+  readonly ceilingGraceMs?: number;
+}
+
+const ownerUid = (exporter: Exporter): string | undefined =>
+  exporter.metadata?.ownerReferences?.find((o) => o.controller === true && o.kind === 'ExporterSet')?.uid;
+
+/** The Lease, not ended, that names the Exporter. */
+function activeLeaseOf(leases: readonly Lease[], exporter: string): Lease | undefined {
+  return leases.find((l) => l.status?.exporterRef?.name === exporter && l.status?.ended !== true);
+}
+
+export function startInvariantMonitor(cluster: TestCluster, options: MonitorOptions): InvariantMonitor {
+  const { store, registry, clock } = cluster;
+  const ns = options.namespace;
+  const grace = options.ceilingGraceMs ?? 10_000;
+  const exportersRt = registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+  const leasesRt = registry.get('jumpstarter.dev', 'v1alpha1', 'leases')!;
+  const setsRt = registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+  const violations: Violation[] = [];
+  const violate = (invariant: InvariantName, message: string) =>
+    violations.push({ invariant, at: clock.now(), message });
+
+  const leases = () => store.list(leasesRt, ns).items as unknown as Lease[];
+  /** Per set uid: [time, maxReplicas] in force from that time. */
+  const ceilings = new Map<string, [number, number][]>();
+  /** Per set uid: every instance name it ever had. */
+  const namesOfSet = new Map<string, Set<string>>();
+  /** Exporters already seen marked for deletion (reported once). */
+  const deleting = new Set<string>();
+
+  const recordCeiling = (set: ExporterSet) => {
+    const uid = set.metadata?.uid;
+    if (!uid) return;
+    const history = ceilings.get(uid) ?? [];
+    const max = set.spec?.maxReplicas ?? 0;
+    if (history.length === 0 || history[history.length - 1][1] !== max) history.push([clock.now(), max]);
+    ceilings.set(uid, history);
+  };
+  const ceilingOf = (uid: string): number => {
+    const history = ceilings.get(uid) ?? [];
+    const since = clock.now() - grace;
+    let ceiling = -1;
+    for (let i = 0; i < history.length; i++) {
+      const max = history[i][1];
+      const until = i + 1 < history.length ? history[i + 1][0] : Infinity;
+      if (until < since) continue;
+      if (max === 0) return 0;
+      ceiling = Math.max(ceiling, max);
+    }
+    return ceiling < 0 ? 0 : ceiling;
+  };
+
+  const onExporter = (event: WatchEvent) => {
+    const exporter = event.object as unknown as Exporter;
+    const name = exporter.metadata?.name ?? '';
+    const key = exporter.metadata?.uid ?? name;
+    const marked = event.type === 'DELETED' || exporter.metadata?.deletionTimestamp !== undefined;
+    if (marked && !deleting.has(key)) {
+      deleting.add(key);
+      const lease = activeLeaseOf(leases(), name);
+      if (lease)
+        violate('leased-deleted', `Exporter ${name} deleted while Lease ${lease.metadata?.name} holds it`);
+    }
+    if (event.type !== 'ADDED') return;
+    const setUid = ownerUid(exporter);
+    const setName = exporter.metadata?.labels?.[Labels.exporterSetName];
+    if (!setUid || !setName) return;
+    const ordinal = exporter.metadata?.annotations?.[Annotations.ordinal];
+    if (ordinal !== undefined && name !== `${setName}-${ordinal}`) {
+      violate('name-reused', `Exporter ${name} carries ordinal ${ordinal}, which does not match its name`);
+    }
+    const seen = namesOfSet.get(setUid) ?? new Set<string>();
+    if (seen.has(name)) violate('name-reused', `set ${setName} made an instance named ${name} a second time`);
+    seen.add(name);
+    namesOfSet.set(setUid, seen);
+    // Nothing can have leased an Exporter in the instant of its creation: a Lease naming it is older.
+    const named = leases().find((l) => l.status?.exporterRef?.name === name);
+    if (named)
+      violate('name-reused', `new instance ${name} takes the name Lease ${named.metadata?.name} names`);
+    const ceiling = ceilingOf(setUid);
+    if (ceiling > 0) {
+      const live = (store.list(exportersRt, ns).items as unknown as Exporter[]).filter(
+        (e) => ownerUid(e) === setUid && e.metadata?.deletionTimestamp === undefined,
+      ).length;
+      if (live > ceiling) violate('ceiling', `set ${setName} has ${live} instances, maxReplicas ${ceiling}`);
+    }
+  };
+  const onSet = (event: WatchEvent) => {
+    if (event.type !== 'DELETED') recordCeiling(event.object as unknown as ExporterSet);
+  };
+
+  const from = { resourceVersion: store.resourceVersion() };
+  for (const set of store.list(setsRt, ns).items as KubeObject[])
+    recordCeiling(set as unknown as ExporterSet);
+  const watches = [store.watch(exportersRt, ns, from, onExporter), store.watch(setsRt, ns, from, onSet)];
+  return {
+    violations,
+    stop: () => watches.forEach((w) => w.stop()),
+  };
+}

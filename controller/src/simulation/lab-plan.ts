@@ -1,0 +1,164 @@
+/**
+ * The random lab of one seed (issue 7): classes with random binding modes and reclaim policies, sets
+ * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
+ * changes, class edits that break and fix parameters, resizes, set deletions, controller restarts, Pod
+ * crashes) and the fault rates of the API. Pure: the seed decides everything.
+ */
+import { seededRandom, type Random } from './random';
+
+export interface ClassPlan {
+  readonly name: string;
+  readonly bindingMode: 'Immediate' | 'WaitForFirstConsumer';
+  readonly reclaimPolicy: 'Delete' | 'Retain';
+}
+
+export interface SetPlan {
+  readonly name: string;
+  readonly className: string;
+  readonly minReplicas: number;
+  readonly minAvailableReplicas: number;
+  /** 0 = no ceiling. */
+  readonly maxReplicas: number;
+  /** Cluster seconds. */
+  readonly cooldownSeconds: number;
+  readonly recycleStrategy: 'ExitAndReplace' | 'InPlaceReuse';
+}
+
+export type LabOperation =
+  | { readonly kind: 'lease'; readonly set: string; readonly durationSeconds: number }
+  /** Releases the active lease at `pick` × (number of active leases), if any. */
+  | { readonly kind: 'release'; readonly pick: number }
+  | { readonly kind: 'template'; readonly set: string; readonly revision: number }
+  /** Sets the class's memory; `valid: false` sets one the provisioner rejects. */
+  | { readonly kind: 'class-edit'; readonly className: string; readonly valid: boolean }
+  | {
+      readonly kind: 'resize';
+      readonly set: string;
+      readonly minAvailableReplicas: number;
+      readonly maxReplicas: number;
+    }
+  | { readonly kind: 'delete-set'; readonly set: string }
+  | { readonly kind: 'restart-controller' }
+  /** Crashes the running Pod at `pick` × (number of running Pods), if any. */
+  | { readonly kind: 'crash-pod'; readonly pick: number }
+  /** The next `times` Pods of the set never become ready. */
+  | { readonly kind: 'never-ready'; readonly set: string; readonly times: number };
+
+export interface TimedOperation {
+  /** Cluster milliseconds after the lab started. */
+  readonly atMs: number;
+  readonly operation: LabOperation;
+}
+
+export interface FaultPlan {
+  /** Per request of the controller, for create/patch/delete/list: 409, 429, 500, 503. */
+  readonly errorRate: number;
+  readonly latencyMs: number;
+  readonly latencyRate: number;
+  /** Watches of the controller cut after a few events, cut mid-line, and answered 410. */
+  readonly dropWatches: number;
+  readonly truncateWatches: number;
+  readonly expireWatches: number;
+}
+
+export interface LabPlan {
+  readonly seed: number;
+  readonly classes: readonly ClassPlan[];
+  readonly sets: readonly SetPlan[];
+  readonly operations: readonly TimedOperation[];
+  readonly faults: FaultPlan;
+  /** Cluster milliseconds of chaos (operations and faults) before the calm phase. */
+  readonly chaosMs: number;
+}
+
+export interface LabPlanOptions {
+  /** @default 60_000 */
+  readonly chaosMs?: number;
+  /** Most sets. @default 4 */
+  readonly maxSets?: number;
+  /** Operations per cluster minute, on average. @default 40 */
+  readonly operationsPerMinute?: number;
+}
+
+function planClass(random: Random, index: number): ClassPlan {
+  return {
+    name: `class-${index}`,
+    bindingMode: random.chance(0.3) ? 'WaitForFirstConsumer' : 'Immediate',
+    reclaimPolicy: random.chance(0.15) ? 'Retain' : 'Delete',
+  };
+}
+
+function planSet(random: Random, index: number, classes: readonly ClassPlan[]): SetPlan {
+  const minReplicas = random.chance(0.6) ? 0 : random.int(1, 2);
+  const minAvailableReplicas = random.int(0, 4);
+  const floor = Math.max(minReplicas, minAvailableReplicas);
+  return {
+    name: `set-${index}`,
+    className: random.pick(classes).name,
+    minReplicas,
+    minAvailableReplicas,
+    maxReplicas: random.chance(0.2) ? 0 : floor + random.int(1, 4),
+    cooldownSeconds: random.int(2, 20),
+    recycleStrategy: random.chance(0.4) ? 'InPlaceReuse' : 'ExitAndReplace',
+  };
+}
+
+function planOperation(
+  random: Random,
+  sets: readonly SetPlan[],
+  classes: readonly ClassPlan[],
+): LabOperation {
+  const set = random.pick(sets);
+  const roll = random.next();
+  if (roll < 0.35) return { kind: 'lease', set: set.name, durationSeconds: random.int(3, 40) };
+  if (roll < 0.55) return { kind: 'release', pick: random.next() };
+  if (roll < 0.62) return { kind: 'template', set: set.name, revision: random.int(1, 1000) };
+  if (roll < 0.68)
+    return { kind: 'class-edit', className: random.pick(classes).name, valid: random.chance(0.6) };
+  if (roll < 0.76) {
+    const minAvailableReplicas = random.int(0, 5);
+    const floor = Math.max(set.minReplicas, minAvailableReplicas);
+    return {
+      kind: 'resize',
+      set: set.name,
+      minAvailableReplicas,
+      maxReplicas: random.chance(0.2) ? 0 : floor + random.int(0, 4),
+    };
+  }
+  if (roll < 0.79) return { kind: 'delete-set', set: set.name };
+  if (roll < 0.85) return { kind: 'restart-controller' };
+  if (roll < 0.94) return { kind: 'crash-pod', pick: random.next() };
+  return { kind: 'never-ready', set: set.name, times: random.int(1, 3) };
+}
+
+export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
+  const random = seededRandom(seed);
+  const chaosMs = options.chaosMs ?? 60_000;
+  const classes = Array.from({ length: random.int(1, 2) }, (_, i) => planClass(random, i));
+  const sets = Array.from({ length: random.int(1, options.maxSets ?? 4) }, (_, i) =>
+    planSet(random, i, classes),
+  );
+  const perMinute = options.operationsPerMinute ?? 40;
+  const operations: TimedOperation[] = [];
+  // Arrivals of a Poisson process: exponential gaps with the given mean rate.
+  for (let at = 0; ;) {
+    at += (-Math.log(1 - random.next()) * 60_000) / perMinute;
+    if (at >= chaosMs) break;
+    operations.push({ atMs: Math.round(at), operation: planOperation(random, sets, classes) });
+  }
+  return {
+    seed,
+    classes,
+    sets,
+    operations,
+    faults: {
+      errorRate: random.pick([0, 0.01, 0.02, 0.04]),
+      latencyMs: random.int(0, 20),
+      latencyRate: random.pick([0, 0.05, 0.2]),
+      dropWatches: random.int(0, 3),
+      truncateWatches: random.int(0, 2),
+      expireWatches: random.int(0, 2),
+    },
+    chaosMs,
+  };
+}

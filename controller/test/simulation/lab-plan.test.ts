@@ -1,0 +1,69 @@
+/**
+ * The random lab of a seed: the same seed always plans the same lab, different seeds differ, and every
+ * plan is one our CRDs admit (floors within ceilings) with operations in time order inside the chaos.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { planLab } from '../../src/simulation/lab-plan';
+import { seededRandom } from '../../src/simulation/random';
+
+describe('simulation › lab plan', () => {
+  it('is a pure function of the seed', () => {
+    expect(planLab(42)).toEqual(planLab(42));
+    expect(planLab(42)).not.toEqual(planLab(43));
+  });
+
+  it('plans admissible sets and ordered operations within the chaos phase', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const plan = planLab(seed, { chaosMs: 30_000 });
+      expect(plan.sets.length).toBeGreaterThanOrEqual(1);
+      for (const s of plan.sets) {
+        if (s.maxReplicas > 0) {
+          expect(s.minAvailableReplicas).toBeLessThanOrEqual(s.maxReplicas);
+          expect(s.minReplicas).toBeLessThanOrEqual(s.maxReplicas);
+        }
+        expect(plan.classes.map((c) => c.name)).toContain(s.className);
+      }
+      const times = plan.operations.map((o) => o.atMs);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(times.every((t) => t >= 0 && t < 30_000)).toBe(true);
+      for (const { operation } of plan.operations) {
+        if (operation.kind === 'resize' && operation.maxReplicas > 0) {
+          const set = plan.sets.find((s) => s.name === operation.set)!;
+          expect(operation.minAvailableReplicas).toBeLessThanOrEqual(operation.maxReplicas);
+          expect(set.minReplicas).toBeLessThanOrEqual(operation.maxReplicas);
+        }
+      }
+    }
+  });
+
+  it('covers every kind of operation and fault over a few seeds', () => {
+    const kinds = new Set<string>();
+    let faulty = 0;
+    for (let seed = 1; seed <= 30; seed++) {
+      const plan = planLab(seed);
+      plan.operations.forEach((o) => kinds.add(o.operation.kind));
+      if (plan.faults.errorRate > 0 && plan.faults.dropWatches + plan.faults.expireWatches > 0) faulty += 1;
+    }
+    expect([...kinds].sort()).toEqual(
+      [
+        'class-edit',
+        'crash-pod',
+        'delete-set',
+        'lease',
+        'never-ready',
+        'release',
+        'resize',
+        'restart-controller',
+        'template',
+      ].sort(),
+    );
+    expect(faulty).toBeGreaterThan(0);
+  });
+
+  it('draws uniformly enough from the seeded generator', () => {
+    const random = seededRandom(7);
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 4000; i++) counts[random.int(0, 3)] += 1;
+    for (const c of counts) expect(c).toBeGreaterThan(850);
+  });
+});
