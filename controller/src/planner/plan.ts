@@ -96,7 +96,12 @@ import {
   type PlannerOptions,
   type PlannerSnapshot,
 } from './snapshot';
-import { backoffDelay, startupFailureState, type StartupFailureState } from './startup-failures';
+import {
+  backoffDelay,
+  settleStartupFailures,
+  startupFailureState,
+  type StartupFailureState,
+} from './startup-failures';
 import { statusCounters } from './status';
 
 export interface Plan {
@@ -457,7 +462,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
   if (!(set.metadata?.finalizers ?? []).includes(DRAIN_FINALIZER)) actions.push({ type: 'AddFinalizer' });
 
   // Rule 7: gates.
-  const failures: StartupFailureState = startupFailureState(
+  const startup: StartupFailureState = startupFailureState(
     {
       failures: count(previous?.startupFailures, 0),
       ...(toMillis(previous?.lastStartupFailureTime) !== undefined
@@ -474,7 +479,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     set.spec?.template?.metadata?.labels ?? {},
   );
   const canCreate = invalidParameters === undefined && selectorMatchesTemplate;
-  const canStartPods = canCreate && failures.backoffUntil === undefined;
+  const canStartPods = canCreate && startup.backoffUntil === undefined;
 
   // Rules 5, 6, 8: sort the instances into kept members and leaving ones.
   const members: Member[] = [];
@@ -633,6 +638,17 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
         (v) => !v.current && v.state !== 'disabledByHand' && v.state !== 'retiring' && !removed.has(v.name),
       ).length
     : 0;
+  const failures = settleStartupFailures(startup, {
+    backoffOver: startup.backoffUntil === undefined,
+    wantsPodStart:
+      decision.promote.length > 0 ||
+      decision.creates.some((c) => !c.standby) ||
+      decision.deferred > 0 ||
+      rendering > 0,
+    anyStartingOrFailed: world.owned.some(
+      (v) => v.state === 'starting' || v.state === 'failed' || v.state === 'exited',
+    ),
+  });
   const backoffMs = backoffDelay(failures.failures, options);
   const status = buildStatus(
     world,

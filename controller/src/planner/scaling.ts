@@ -17,7 +17,8 @@
  *    replaces, it does not shrink; keeping outdated instances warm through a cooldown would only
  *    delay their replacement);
  *    At the ceiling, where no surge fits, one outdated instance is retired first, one at a time;
- * 5. an empty pool keeps one standby (rule 6): if nothing enabled would remain, create one.
+ * 5. an empty pool keeps one standby (rule 6): if nothing enabled would remain, create one — also at
+ *    the ceiling when the instances filling it are all leaving (the standby has no Pod).
  */
 import { type ScaleReason } from 'virtual-exporters';
 import {
@@ -232,7 +233,10 @@ export function decideScale(input: ScaleInput): ScaleDecision {
   // 5. Rule 6: something enabled must remain for leases to wait on.
   const removedNames = new Set(removals.map((r) => r.name));
   const enabledLeft = members.filter((m) => m.enabled && !removedNames.has(m.name)).length;
-  if (enabledLeft === 0 && input.canCreate && room() > 0) add(true, 'standby');
+  // The standby carries no Pod: when only instances on their way out fill the ceiling, it may take the
+  // place they vacate, so a waiting lease never finds the pool empty (upstream would end it at once).
+  const standbyRoom = Math.min(burstRoom, ceilingRoom + input.leaving + removals.length);
+  if (enabledLeft === 0 && input.canCreate && standbyRoom > 0) add(true, 'standby');
 
   return {
     promote: promote.map((m, i) => ({ name: m.name, reason: reasons[i] })),

@@ -72,3 +72,30 @@ export function startupFailureState(
     ...(backoffUntil !== undefined && backoffUntil > now ? { backoffUntil } : {}),
   };
 }
+
+/** What the rest of a pass decided, for `settleStartupFailures`. */
+export interface StartupOutlook {
+  /** No backoff holds new Pods back any more. */
+  readonly backoffOver: boolean;
+  /** The pass starts (or wants to start) a Pod: creates, promotions, renders, or held-back creates. */
+  readonly wantsPodStart: boolean;
+  /** Some instance is still booting, or has failed and not left yet. */
+  readonly anyStartingOrFailed: boolean;
+}
+
+/**
+ * Forgets the failures once they no longer matter: the backoff is over, no Pod is waiting to start
+ * and nothing is booting or failed — the pool is whole without a new Pod having had to prove the
+ * template works (e.g. the failed instance was surplus, or its place went to a standby). Without this
+ * `Degraded` would stay True for good. A pool that still wants Pods keeps its count, so a crash loop
+ * keeps backing off exponentially. The watermark stays, so old failed Pods are never counted again.
+ */
+export function settleStartupFailures(
+  state: StartupFailureState,
+  outlook: StartupOutlook,
+): StartupFailureState {
+  if (state.failures === 0 || !outlook.backoffOver || outlook.wantsPodStart || outlook.anyStartingOrFailed) {
+    return state;
+  }
+  return { ...state, failures: 0 };
+}

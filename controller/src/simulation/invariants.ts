@@ -4,9 +4,12 @@
  *
  * - **leased-deleted**: an Exporter is deleted (or marked for deletion) while a Lease that has not
  *   ended names it.
- * - **ceiling**: a set gains an instance beyond its maxReplicas (when not 0). The ceiling is the
- *   largest in force during the last `ceilingGraceMs` of cluster time, so a create decided just
- *   before an operator lowered maxReplicas is not blamed.
+ * - **ceiling**: a set gains an instance beyond its maxReplicas (when not 0), counting the instances
+ *   that run or may run: not being deleted, not disabled on their way out (retiring), Pod not ended.
+ *   One Pod-less standby may exceed it for a moment: it takes the place of an instance leaving in the
+ *   same pass (created first, so a waiting lease never finds the pool empty).
+ *   The ceiling is the largest in force during the last `ceilingGraceMs` of cluster time, so a create
+ *   decided just before an operator lowered maxReplicas is not blamed.
  * - **name-reused**: an instance name comes back within one set's life, or a new instance takes a
  *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name.
  *
@@ -114,10 +117,29 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
       violate('name-reused', `new instance ${name} takes the name Lease ${named.metadata?.name} names`);
     const ceiling = ceilingOf(setUid);
     if (ceiling > 0) {
+      const podsRt = registry.get('', 'v1', 'pods')!;
+      const ended = new Set(
+        (store.list(podsRt, ns).items as KubeObject[])
+          .filter((p) =>
+            ['Failed', 'Succeeded'].includes((p.status as { phase?: string } | undefined)?.phase ?? ''),
+          )
+          .map((p) => p.metadata.name),
+      );
       const live = (store.list(exportersRt, ns).items as unknown as Exporter[]).filter(
-        (e) => ownerUid(e) === setUid && e.metadata?.deletionTimestamp === undefined,
-      ).length;
-      if (live > ceiling) violate('ceiling', `set ${setName} has ${live} instances, maxReplicas ${ceiling}`);
+        (e) =>
+          ownerUid(e) === setUid &&
+          e.metadata?.deletionTimestamp === undefined &&
+          e.metadata?.annotations?.[Annotations.retiring] === undefined &&
+          !ended.has(e.metadata?.name ?? ''),
+      );
+      const standbys = live.filter((e) => e.metadata?.labels?.[Labels.standby] === 'true').length;
+      const realised = live.length - standbys;
+      if (realised > ceiling || live.length > ceiling + 1) {
+        violate(
+          'ceiling',
+          `set ${setName} has ${realised} instances and ${standbys} standbys, maxReplicas ${ceiling}`,
+        );
+      }
     }
   };
   const onSet = (event: WatchEvent) => {

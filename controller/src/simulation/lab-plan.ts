@@ -38,7 +38,11 @@ export type LabOperation =
       readonly maxReplicas: number;
     }
   | { readonly kind: 'delete-set'; readonly set: string }
-  | { readonly kind: 'restart-controller' }
+  /**
+   * Stops the controller and starts a new one; `abrupt`: as a crash, every request of the old process
+   * fails from that moment (its writes in flight are lost), instead of a graceful stop.
+   */
+  | { readonly kind: 'restart-controller'; readonly abrupt: boolean }
   /** Crashes the running Pod at `pick` × (number of running Pods), if any. */
   | { readonly kind: 'crash-pod'; readonly pick: number }
   /** The next `times` Pods of the set never become ready. */
@@ -126,7 +130,7 @@ function planOperation(
     };
   }
   if (roll < 0.79) return { kind: 'delete-set', set: set.name };
-  if (roll < 0.85) return { kind: 'restart-controller' };
+  if (roll < 0.85) return { kind: 'restart-controller', abrupt: random.chance(0.5) };
   if (roll < 0.94) return { kind: 'crash-pod', pick: random.next() };
   return { kind: 'never-ready', set: set.name, times: random.int(1, 3) };
 }

@@ -24,8 +24,10 @@ export interface SeedOptions extends LabPlanOptions {
   readonly speedUp?: number;
   /** Cluster milliseconds the calm phase may take to converge. @default 240_000 */
   readonly settleTimeoutMs?: number;
-  /** Controller log level (JSON lines on stdout). @default 'silent' */
+  /** Controller log level. @default 'silent' */
   readonly logLevel?: LogLevel;
+  /** Where the controller's log lines go. @default stdout */
+  readonly logDestination?: { write(line: string): void };
 }
 
 export interface SeedResult {
@@ -122,7 +124,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const violations: Violation[] = [];
   const faultHits: Record<string, number> = {};
   const countFault = (kind: string, n: number) => (faultHits[kind] = (faultHits[kind] ?? 0) + n);
-  const logger = createLogger({ level: options.logLevel ?? 'silent' });
+  const logger = createLogger({
+    level: options.logLevel ?? 'silent',
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
   let manager: Manager | undefined;
   let restarts = 0;
   let applied = 0;
@@ -210,11 +215,20 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         cluster.store.delete(setsRt, SIM_NAMESPACE, op.set);
         deletedSets.add(op.set);
         return;
-      case 'restart-controller':
+      case 'restart-controller': {
+        // A crash: from now on the old process gets nowhere; what it had in flight is lost.
+        const cut = op.abrupt
+          ? cluster.faults.add({ kind: 'error', code: 503, identity: CONTROLLER })
+          : undefined;
         await stopController();
+        if (cut !== undefined) {
+          countFault('crash', 1);
+          cluster.faults.remove(cut);
+        }
         restarts += 1;
         await launch();
         return;
+      }
       case 'crash-pod': {
         const running = (cluster.store.list(podsRt, SIM_NAMESPACE).items as KubeObject[]).filter(
           (p) =>
