@@ -17,3 +17,4 @@ export * from './set-conditions';
 export * from './snapshot';
 export * from './startup-failures';
 export * from './status';
+export * from './wire-guards';

@@ -33,6 +33,7 @@ import {
 import { isOwnedBy } from './exporter';
 import type { InFlight, InstanceSnapshot, PodView } from './snapshot';
 import { toMillis } from './snapshot';
+import { conditionIsTrue, listOf, nameOf } from './wire-guards';
 
 export type InstanceState =
   | 'detached'
@@ -146,7 +147,7 @@ const ASSIGNABLE: ReadonlySet<string> = new Set(['', 'Available', 'Unspecified']
 const HOOK_FAILED: ReadonlySet<string> = new Set(['BeforeLeaseHookFailed', 'AfterLeaseHookFailed']);
 
 function conditionTrue(exporter: Exporter, type: string): boolean {
-  return exporter.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true;
+  return conditionIsTrue(exporter.status?.conditions, type);
 }
 
 function podState(pod: PodView | undefined, going: boolean): PodState {
@@ -164,7 +165,9 @@ function podEndedAt(pod: PodView): number | undefined {
     .map((c) => toMillis(c.state?.terminated?.finishedAt))
     .filter((t): t is number => t !== undefined);
   if (finished.length > 0) return Math.max(...finished);
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
+  const ready = listOf<{ type?: unknown; lastTransitionTime?: string }>(pod.status?.conditions).find(
+    (c) => c.type === 'Ready',
+  );
   return (
     toMillis(ready?.lastTransitionTime) ??
     toMillis(pod.status?.startTime) ??
@@ -216,7 +219,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
   const markerReason = annotations[Annotations.retiring];
   const byHand = annotations[Annotations.manuallyDisabled] === 'true';
   const retiring = !enabled && !byHand && (disabling || markerReason !== undefined);
-  const leaseRef = exporter.status?.leaseRef?.name;
+  const leaseRef = nameOf(exporter.status?.leaseRef);
 
   let state: InstanceState;
   if (!isOwnedBy(exporter, set) || inFlight.releasing.has(name)) state = 'detached';

@@ -12,6 +12,7 @@ import {
 } from 'virtual-exporters';
 import { instanceLabels } from './exporter';
 import { toMillis } from './snapshot';
+import { conditionIsTrue, nameOf } from './wire-guards';
 
 /** Ended: `status.ended`, or the `jumpstarter.dev/lease-ended` label Jumpstarter puts on ended leases. */
 export function isLeaseEnded(lease: Lease): boolean {
@@ -25,7 +26,7 @@ export function isLeaseEnded(lease: Lease): boolean {
 export function leasedExporterNames(leases: readonly Lease[]): Set<string> {
   const names = new Set<string>();
   for (const lease of leases) {
-    const name = lease.status?.exporterRef?.name;
+    const name = nameOf(lease.status?.exporterRef);
     if (name && !isLeaseEnded(lease)) names.add(name);
   }
   return names;
@@ -35,7 +36,7 @@ export function leasedExporterNames(leases: readonly Lease[]): Set<string> {
 export function everLeasedExporterNames(leases: readonly Lease[]): Set<string> {
   const names = new Set<string>();
   for (const lease of leases) {
-    const name = lease.status?.exporterRef?.name;
+    const name = nameOf(lease.status?.exporterRef);
     if (name) names.add(name);
   }
   return names;
@@ -71,16 +72,14 @@ export function pendingDemand(
   const pending: Lease[] = [];
   let nextBeginTime: number | undefined;
   for (const lease of leases) {
-    if (isLeaseEnded(lease) || lease.status?.exporterRef?.name || lease.spec?.exporterRef?.name) continue;
+    if (isLeaseEnded(lease) || nameOf(lease.status?.exporterRef) || nameOf(lease.spec?.exporterRef)) continue;
     if (!matchesSelector(lease.spec?.selector, instanceLabels)) continue;
     const begin = toMillis(lease.spec?.beginTime);
     if (begin !== undefined && begin > now) {
       nextBeginTime = nextBeginTime === undefined ? begin : Math.min(nextBeginTime, begin);
       continue;
     }
-    const waiting = lease.status?.conditions?.some(
-      (c) => c.type === LeaseConditionTypes.Pending && c.status === 'True',
-    );
+    const waiting = conditionIsTrue(lease.status?.conditions, LeaseConditionTypes.Pending);
     if (waiting) pending.push(lease);
   }
   pending.sort((a, b) => compareText(a.metadata?.name ?? '', b.metadata?.name ?? ''));
@@ -98,7 +97,7 @@ function compareText(a: string, b: string): number {
  */
 export function leaseConcernsSet(lease: Lease, set: ExporterSet): boolean {
   const setName = set.metadata?.name ?? '';
-  const named = [lease.status?.exporterRef?.name, lease.spec?.exporterRef?.name];
+  const named = [nameOf(lease.status?.exporterRef), nameOf(lease.spec?.exporterRef)];
   if (named.some((name) => name !== undefined && instanceOrdinal(setName, name) !== undefined)) return true;
   return matchesSelector(
     lease.spec?.selector,

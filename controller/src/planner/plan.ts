@@ -103,6 +103,7 @@ import {
   type StartupFailureState,
 } from './startup-failures';
 import { statusCounters } from './status';
+import { nameOf } from './wire-guards';
 
 export interface Plan {
   /** The writes, in the order to apply them (see actions.ts). */
@@ -170,17 +171,24 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
  * ordinal on an Exporter labelled with the set (detached and deleting ones too), a create in flight,
  * or a Lease's exporterRef — so a lost status never makes a name point at a new instance.
  */
+/**
+ * Ordinals from here on are never issued (a trillion creates away): a name beyond it cannot be an old
+ * instance of the set, so it does not move the counter — else one hostile Lease naming
+ * `<set>-9007199254740991` would leave no safe name to issue.
+ */
+const MAX_ORDINAL = 2 ** 40;
+
 function firstFreeOrdinal(set: ExporterSet, names: Iterable<string>, leases: readonly Lease[]): number {
   const setName = set.metadata?.name ?? '';
   let next = count(set.status?.nextOrdinal, 0);
   const see = (name: string | undefined): void => {
     const ordinal = name === undefined ? undefined : instanceOrdinal(setName, name);
-    if (ordinal !== undefined) next = Math.max(next, ordinal + 1);
+    if (ordinal !== undefined && ordinal < MAX_ORDINAL) next = Math.max(next, ordinal + 1);
   };
   for (const name of names) see(name);
   for (const lease of leases) {
-    see(lease.status?.exporterRef?.name);
-    see(lease.spec?.exporterRef?.name);
+    see(nameOf(lease.status?.exporterRef));
+    see(nameOf(lease.spec?.exporterRef));
   }
   return next;
 }

@@ -4,6 +4,7 @@
  *
  * - a set: itself;
  * - Exporters, Pods and config Secrets: the set named by their `exporterset.jumpstarter.dev/name` label;
+ * - an Exporter's credential Secret: the set of the Exporter that owns it;
  * - a Jumpstarter Lease: every set of its namespace it concerns (`leaseConcernsSet`: its selector
  *   selects the set's template labels, or it names one of the set's instances), and the set labelled
  *   on the Exporter it names;
@@ -17,7 +18,7 @@ import {
   type VirtualTargetClass,
 } from 'virtual-exporters';
 import type { ResourceInformer, WireObject } from '../kube/informer';
-import { leaseConcernsSet } from '../planner';
+import { leaseConcernsSet, nameOf } from '../planner';
 import { objectKey } from '../queue/object-key';
 import type { SnapshotCaches } from './snapshot';
 
@@ -38,6 +39,25 @@ function labelledSet(object: WireObject): string | undefined {
   return namespace && name ? objectKey({ namespace, name }) : undefined;
 }
 
+/**
+ * The set of a Secret: a config Secret carries the set label; an Exporter's credential Secret
+ * (Jumpstarter's, unlabelled) is owned by the Exporter, whose label names the set — so a rotated token
+ * reaches the instance's config at once, not at the set's next unrelated event.
+ */
+export function setOfSecret(
+  secret: WireObject,
+  caches: Pick<SnapshotCaches, 'exporters'>,
+): string | undefined {
+  const labelled = labelledSet(secret);
+  if (labelled) return labelled;
+  const namespace = secret.metadata?.namespace;
+  const owners = (secret.metadata as { ownerReferences?: { kind?: string; name?: string }[] } | undefined)
+    ?.ownerReferences;
+  const owner = owners?.find((o) => o.kind === 'Exporter' && typeof o.name === 'string');
+  const exporter = namespace && owner?.name ? caches.exporters.get(namespace, owner.name) : undefined;
+  return exporter ? labelledSet(exporter) : undefined;
+}
+
 /** The keys of the sets a Lease concerns. */
 export function setsOfLease(
   lease: Lease,
@@ -49,7 +69,7 @@ export function setsOfLease(
   for (const set of caches.exporterSets.list(namespace)) {
     if (leaseConcernsSet(lease, set)) keys.add(objectKey({ namespace, name: set.metadata?.name ?? '' }));
   }
-  for (const name of [lease.status?.exporterRef?.name, lease.spec?.exporterRef?.name]) {
+  for (const name of [nameOf(lease.status?.exporterRef), nameOf(lease.spec?.exporterRef)]) {
     const exporter = name ? caches.exporters.get(namespace, name) : undefined;
     const key = exporter ? labelledSet(exporter) : undefined;
     if (key) keys.add(key);
@@ -74,16 +94,16 @@ export function registerHandlers(informers: HandlerInformers, enqueue: (key: str
       const { namespace, name } = set.metadata ?? {};
       if (namespace && name) enqueue(objectKey({ namespace, name }));
     });
-    for (const owned of [
-      informers.exporters,
-      informers.pods,
-      informers.secrets,
-    ] as ResourceInformer<WireObject>[]) {
+    for (const owned of [informers.exporters, informers.pods] as ResourceInformer<WireObject>[]) {
       owned.on(event, (object) => {
         const key = labelledSet(object);
         if (key) enqueue(key);
       });
     }
+    informers.secrets.on(event, (secret) => {
+      const key = setOfSecret(secret, informers);
+      if (key) enqueue(key);
+    });
     informers.leases.on(event, (lease) => setsOfLease(lease, informers).forEach(enqueue));
     informers.virtualTargetClasses.on(event, (cls) => setsOfClass(cls, informers).forEach(enqueue));
   }

@@ -6,15 +6,24 @@
  */
 import { ExporterConditionTypes, type Exporter, type Lease } from 'virtual-exporters';
 import type { ControllerMetrics, SetRef } from '../operations/metrics';
-import { leaseConcernsSet, toMillis, type PlannerSnapshot } from '../planner';
+import {
+  conditionIsTrue,
+  leaseConcernsSet,
+  listOf,
+  nameOf,
+  toMillis,
+  type PlannerSnapshot,
+} from '../planner';
 
 function onlineSince(exporter: Exporter): number | undefined {
-  const online = exporter.status?.conditions?.find((c) => c.type === ExporterConditionTypes.Online);
+  const online = listOf<{ type?: unknown; status?: unknown; lastTransitionTime?: string }>(
+    exporter.status?.conditions,
+  ).find((c) => c.type === ExporterConditionTypes.Online);
   return online?.status === 'True' ? toMillis(online.lastTransitionTime) : undefined;
 }
 
 function waited(lease: Lease): boolean {
-  return lease.status?.conditions?.some((c) => c.type === 'Pending' && c.status === 'True') === true;
+  return conditionIsTrue(lease.status?.conditions, 'Pending');
 }
 
 export class LatencyObserver {
@@ -47,7 +56,7 @@ export class LatencyObserver {
       const uid = lease.metadata?.uid;
       const created = toMillis(lease.metadata?.creationTimestamp);
       const begin = toMillis(lease.status?.beginTime);
-      if (!uid || served.has(uid) || !lease.status?.exporterRef?.name || !waited(lease)) continue;
+      if (!uid || served.has(uid) || !nameOf(lease.status?.exporterRef) || !waited(lease)) continue;
       if (created === undefined || begin === undefined) continue;
       served.add(uid);
       this.metrics.observeLeaseWait(ref, Math.max(0, begin - created) / 1000);

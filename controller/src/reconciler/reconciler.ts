@@ -48,6 +48,27 @@ export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
 const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStandby']);
 const DOWN: ReadonlySet<Action['type']> = new Set(['DeleteExporter', 'ReleaseExporter']);
 
+/**
+ * The plan's status with `nextOrdinal` advanced only past the creates that were sent and landed: a
+ * create the API refused issued no name, so a set whose creates keep failing neither burns ordinals
+ * nor rewrites its status (and wakes itself up) on every retry. A refused create that did land
+ * shows in the cache, and the planner's next ordinal is above every instance it sees anyway.
+ */
+export function withIssuedOrdinals(
+  status: ExporterSetStatus,
+  set: ExporterSet,
+  plan: Plan,
+  execution: Execution,
+): ExporterSetStatus {
+  const planned = plan.actions.filter((a) => a.type === 'CreateExporter');
+  const applied = new Set(execution.applied.filter((a) => a.type === 'CreateExporter').map((a) => a.name));
+  if (planned.every((a) => applied.has(a.name))) return status;
+  // The planner issued first, first + 1, ... to this pass's creates; keep what landed and never go back.
+  const first = (status.nextOrdinal ?? 0) - planned.length;
+  const issued = planned.filter((a) => applied.has(a.name)).map((a) => a.ordinal + 1);
+  return { ...status, nextOrdinal: Math.max(first, set.status?.nextOrdinal ?? 0, ...issued) };
+}
+
 /** The plan's status with this pass's ReplicaFailure outcome (the executor's condition). */
 export function withReplicaFailure(
   status: ExporterSetStatus,
@@ -131,7 +152,14 @@ export class Reconciler {
     const execution = await execute(world, result, deps);
     const now = deps.clock.now();
     let status = result.status;
-    if (status !== undefined) status = withReplicaFailure(status, execution, now, set.metadata?.generation);
+    if (status !== undefined) {
+      status = withIssuedOrdinals(
+        withReplicaFailure(status, execution, now, set.metadata?.generation),
+        set,
+        result,
+        execution,
+      );
+    }
     const gone =
       execution.applied.some((a) => a.type === 'RemoveFinalizer') && set.metadata?.deletionTimestamp;
     if (status !== undefined && !gone && !statusEquals(set.status, status)) {
