@@ -1,0 +1,78 @@
+/**
+ * Turns a lab run's report into what the user reads: the summary text printed at the end, and the
+ * chart's input (pool size and available from the sets' status, pending from the Leases themselves,
+ * so the chart shows the demand clients saw even when the status lags).
+ */
+import type { ChartInput } from './chart';
+import type { LabReport } from './lab';
+import type { Distribution } from './summary';
+
+export interface RunSettings {
+  readonly profile: string;
+  readonly seed: number;
+  readonly speedUp: number;
+}
+
+/** `850 ms`, `2.31 s`. */
+export function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+function formatDistribution(d: Distribution | undefined): string {
+  if (d === undefined) return 'no lease served';
+  return `p50 ${formatMs(d.p50)}  p95 ${formatMs(d.p95)}  p99 ${formatMs(d.p99)}  max ${formatMs(d.max)}  (n=${d.count})`;
+}
+
+export function summaryLines(report: LabReport, settings: RunSettings): string[] {
+  const { summary } = report;
+  const { leases, instances, requests } = summary;
+  const verbs = Object.entries(requests.byVerb)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([verb, n]) => `${verb} ${n}`)
+    .join(', ');
+  const lines = [
+    `summary — profile ${settings.profile}, seed ${settings.seed}, speed-up ${settings.speedUp}×, ` +
+      `load ${(report.loadMs / 1000).toFixed(1)} s after a ${(report.warmupMs / 1000).toFixed(1)} s warm-up`,
+    `  leases:     ${leases.created} created (${report.plannedLeases} planned), ${leases.served} served, ` +
+      `${leases.unserved} ended unserved, ${leases.pendingAtEnd} pending at the end; ` +
+      `${leases.released} released, ${leases.expired} expired`,
+    `  lease wait: ${formatDistribution(summary.waitMs)}  (pending → assigned, wall time)`,
+    ...report.perPool.map(
+      (p) => `    ${p.pool}: ${p.served}/${p.leases} served; ${formatDistribution(p.waitMs)}`,
+    ),
+    `  instances:  ${instances.created} created, ${instances.recycled} recycled, ${instances.removed} removed otherwise`,
+    `  API requests of the controller: ${requests.total} (${requests.writes} writes, ` +
+      `${report.writesDuringLoad} of them during the load) — ${verbs || 'none'}`,
+  ];
+  if (report.ignoredPools.length > 0) {
+    lines.push(
+      `  not served by this controller: ${report.ignoredPools.map((p) => `${p.name} (${p.provisioner})`).join(', ')}`,
+    );
+  }
+  if (report.controllerExitCode !== 0) lines.push(`  controller exit code: ${report.controllerExitCode}`);
+  for (const error of report.errors) lines.push(`  error: ${error}`);
+  return lines;
+}
+
+export function chartInput(report: LabReport, settings: RunSettings): ChartInput {
+  const last = report.samples.at(-1)?.elapsedMs ?? 0;
+  return {
+    title: `Lab: ${report.pools.length} pool${report.pools.length === 1 ? '' : 's'}, profile ${settings.profile}`,
+    subtitle:
+      `seed ${settings.seed}, speed-up ${settings.speedUp}×; wall seconds since the controller started; ` +
+      `load from ${(report.warmupMs / 1000).toFixed(1)} s; ${report.summary.leases.served} leases served, ` +
+      `wait p95 ${report.summary.waitMs ? formatMs(report.summary.waitMs.p95) : 'n/a'}`,
+    durationMs: last,
+    markerMs: report.warmupMs,
+    pools: report.pools.map((pool, index) => ({
+      name: pool.name,
+      maxReplicas: pool.maxReplicas,
+      points: report.samples.map((s) => ({
+        tMs: s.elapsedMs,
+        replicas: s.rows[index].replicas,
+        available: s.rows[index].available,
+        pending: s.waiting[pool.name] ?? 0,
+      })),
+    })),
+  };
+}

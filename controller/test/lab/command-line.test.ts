@@ -1,0 +1,61 @@
+import { describe, expect, it } from '@jest/globals';
+import { LAB_DEFAULTS, LabUsageError, parseLabCommandLine } from '../../src/lab/command-line';
+
+const settings = (argv: string[]) => {
+  const parsed = parseLabCommandLine(argv);
+  if (parsed.kind !== 'run') throw new Error('expected a run');
+  return parsed.settings;
+};
+
+describe('the lab command line', () => {
+  it('has defaults for every flag', () => {
+    expect(settings([])).toEqual({ ...LAB_DEFAULTS, inProcess: false });
+  });
+
+  it('reads every flag', () => {
+    expect(
+      settings([
+        '--duration',
+        '5',
+        '--profile',
+        'burst',
+        '--speed-up',
+        '2.5',
+        '--seed',
+        '42',
+        '--out',
+        'x/y.svg',
+        '--boot-delay',
+        '0',
+        '--in-process',
+      ]),
+    ).toEqual({
+      durationSeconds: 5,
+      profile: 'burst',
+      speedUp: 2.5,
+      seed: 42,
+      out: 'x/y.svg',
+      bootDelaySeconds: 0,
+      inProcess: true,
+    });
+  });
+
+  it.each([
+    [['--duration', '0']],
+    [['--duration', 'soon']],
+    [['--speed-up', '-1']],
+    [['--seed', '1.5']],
+    [['--boot-delay', '-2']],
+    [['--profile', 'chaos']],
+    [['--unknown']],
+    [['extra']],
+  ])('rejects %j with a usage error', (argv) => {
+    expect(() => parseLabCommandLine(argv)).toThrow(LabUsageError);
+  });
+
+  it('returns the help text instead of exiting', () => {
+    const parsed = parseLabCommandLine(['--help']);
+    expect(parsed.kind).toBe('help');
+    if (parsed.kind === 'help') expect(parsed.text).toContain('--speed-up');
+  });
+});
