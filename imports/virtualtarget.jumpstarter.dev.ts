@@ -98,7 +98,7 @@ export function toJson_ExporterSetProps(obj: ExporterSetProps | undefined): Reco
  */
 export interface ExporterSetSpec {
   /**
-   * Container images for the instances; entries here replace those of the class.
+   * Container images for the instances; entries here replace those of the class, except the exporter image of a class with credentialsSecretRef, which only the class may set (the exporter receives the credentials).
    *
    * @schema ExporterSetSpec#images
    */
@@ -192,7 +192,7 @@ export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
- * Container images for the instances; entries here replace those of the class.
+ * Container images for the instances; entries here replace those of the class, except the exporter image of a class with credentialsSecretRef, which only the class may set (the exporter receives the credentials).
  *
  * @schema ExporterSetSpecImages
  */

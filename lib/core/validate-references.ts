@@ -1,6 +1,7 @@
 /**
  * Rules that need more than one object (SPEC §1, §3.13): the set's class exists in the set's
- * namespace, its provisioner is known, and the merged parameters pass that provisioner's `validate`.
+ * namespace, its provisioner is known, the merged parameters pass that provisioner's `validate`, and
+ * the set does not choose the exporter image of a class with credentials.
  * Both objects are assumed to have passed their own validators.
  */
 import { ProvisionerNames, type ExporterSet, type VirtualTargetClass } from '../api';
@@ -69,6 +70,8 @@ export function validateExporterSetReferences(
     });
   }
 
+  issues.push(...credentialImageIssues(set, cls));
+
   const provisionerName = cls.spec?.provisioner;
   if (typeof provisionerName !== 'string' || provisionerName === '') return issues; // the class validator reports it
   const provisioner = lookup(provisionerName);
@@ -106,6 +109,25 @@ export function validateExporterSetReferences(
     );
   }
   return issues;
+}
+
+/**
+ * The exporter container alone receives the class's credentials (JEP-0014: "ExporterSet authors never
+ * touch credentials"). A set that replaced the exporter image would choose the program those
+ * credentials are handed to, so with a `credentialsSecretRef` on the class only the class may name
+ * that image; the runtime image, which never sees them, stays the set's to choose.
+ */
+function credentialImageIssues(set: ExporterSet, cls: VirtualTargetClass): ValidationIssue[] {
+  const secret = cls.spec?.credentialsSecretRef?.name;
+  const image = set.spec?.images?.exporter?.image;
+  if (!secret || isAbsent(image)) return [];
+  return [
+    {
+      path: 'spec.images.exporter.image',
+      value: image,
+      message: `replaces the exporter image of VirtualTargetClass "${cls.metadata?.name}", whose credentials (Secret "${secret}") the exporter container receives; only the class may choose that image, so set it in the class's images`,
+    },
+  ];
 }
 
 function isObjectOrAbsent(value: unknown): boolean {

@@ -83,7 +83,9 @@ const templateSchema: JSONSchemaProps = object('The exporter every instance of t
 const specSchema: JSONSchemaProps = object(
   'The desired pool: its size limits, class, parameter overrides and instance template.',
   {
-    images: imagesSchema('Container images for the instances; entries here replace those of the class.'),
+    images: imagesSchema(
+      'Container images for the instances; entries here replace those of the class, except the exporter image of a class with credentialsSecretRef, which only the class may set (the exporter receives the credentials).',
+    ),
     maxReplicas: int32('Ceiling: the most instances the set ever has. 0 means no ceiling.', {
       default: Defaults.maxReplicas,
       minimum: 0,

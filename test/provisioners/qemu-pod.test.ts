@@ -49,6 +49,25 @@ describe('QEMU pod › metadata', () => {
     );
   });
 
+  it('does not copy template annotations that set AppArmor or seccomp profiles', () => {
+    const set = qemuSet();
+    const loosened = qemuSet({
+      template: {
+        ...set.spec.template,
+        metadata: {
+          labels: { board: 'rpi4' },
+          annotations: {
+            team: 'kernel',
+            'container.apparmor.security.beta.kubernetes.io/target-runtime': 'unconfined',
+            'seccomp.security.alpha.kubernetes.io/pod': 'unconfined',
+            'container.seccomp.security.alpha.kubernetes.io/exporter': 'unconfined',
+          },
+        },
+      },
+    });
+    expect(pod({ exporterSet: loosened }).metadata.annotations).toEqual({ team: 'kernel' });
+  });
+
   it('leaves annotations out when the template has none', () => {
     const set = qemuSet();
     const bare = qemuSet({ template: { ...set.spec.template, metadata: { labels: { board: 'rpi4' } } } });
@@ -72,6 +91,10 @@ describe('QEMU pod › metadata', () => {
 describe('QEMU pod › containers', () => {
   it('never restarts, so an exporter exiting at lease end completes the Pod', () => {
     expect(pod().spec.restartPolicy).toBe('Never');
+  });
+
+  it('confines every container with the runtime default seccomp profile', () => {
+    expect(pod().spec.securityContext).toEqual({ seccompProfile: { type: 'RuntimeDefault' } });
   });
 
   it('runs the copy init container first, then the runtime sidecar, then the exporter', () => {

@@ -5,11 +5,10 @@
  * - **leased-deleted**: an Exporter is deleted (or marked for deletion) while a Lease that has not
  *   ended names it.
  * - **ceiling**: a set gains an instance beyond its maxReplicas (when not 0), counting the instances
- *   that run or may run: not being deleted, not disabled on their way out (retiring), Pod not ended.
- *   One Pod-less standby may exceed it for a moment: it takes the place of an instance leaving in the
- *   same pass (created first, so a waiting lease never finds the pool empty).
- *   The ceiling is the largest in force during the last `ceilingGraceMs` of cluster time, so a create
- *   decided just before an operator lowered maxReplicas is not blamed.
+ *   that run or may run: not standbys (no Pod), not being deleted, not disabled on their way out
+ *   (retiring), Pod not ended. The ceiling is the largest of every spec generation from the one the
+ *   set's status last reported on, so a create planned just before an operator lowered maxReplicas is
+ *   not blamed, however slow the pass.
  * - **name-reused**: an instance name comes back within one set's life, or a new instance takes a
  *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name.
  *
@@ -35,8 +34,6 @@ export interface InvariantMonitor {
 
 export interface MonitorOptions {
   readonly namespace: string;
-  /** @default 10_000 */
-  readonly ceilingGraceMs?: number;
 }
 
 const ownerUid = (exporter: Exporter): string | undefined =>
@@ -50,7 +47,6 @@ function activeLeaseOf(leases: readonly Lease[], exporter: string): Lease | unde
 export function startInvariantMonitor(cluster: TestCluster, options: MonitorOptions): InvariantMonitor {
   const { store, registry, clock } = cluster;
   const ns = options.namespace;
-  const grace = options.ceilingGraceMs ?? 10_000;
   const exportersRt = registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
   const leasesRt = registry.get('jumpstarter.dev', 'v1alpha1', 'leases')!;
   const setsRt = registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
@@ -59,8 +55,8 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     violations.push({ invariant, at: clock.now(), message });
 
   const leases = () => store.list(leasesRt, ns).items as unknown as Lease[];
-  /** Per set uid: [time, maxReplicas] in force from that time. */
-  const ceilings = new Map<string, [number, number][]>();
+  /** Per set uid: maxReplicas by generation, as the set's spec had it. */
+  const ceilings = new Map<string, Map<number, number>>();
   /** Per set uid: every instance name it ever had. */
   const namesOfSet = new Map<string, Set<string>>();
   /** Exporters already seen marked for deletion (reported once). */
@@ -69,19 +65,22 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const recordCeiling = (set: ExporterSet) => {
     const uid = set.metadata?.uid;
     if (!uid) return;
-    const history = ceilings.get(uid) ?? [];
-    const max = set.spec?.maxReplicas ?? 0;
-    if (history.length === 0 || history[history.length - 1][1] !== max) history.push([clock.now(), max]);
-    ceilings.set(uid, history);
+    const byGeneration = ceilings.get(uid) ?? new Map<number, number>();
+    byGeneration.set(set.metadata?.generation ?? 0, set.spec?.maxReplicas ?? 0);
+    ceilings.set(uid, byGeneration);
   };
+  /**
+   * The ceiling a controller may have planned with: any generation from the one its status last
+   * reported on (a pass reads a spec at least that new); the largest of them, 0 if any is unbounded.
+   */
   const ceilingOf = (uid: string): number => {
-    const history = ceilings.get(uid) ?? [];
-    const since = clock.now() - grace;
+    const set = (store.list(setsRt, ns).items as unknown as ExporterSet[]).find(
+      (s) => s.metadata?.uid === uid,
+    );
+    const observed = set?.status?.observedGeneration ?? 0;
     let ceiling = -1;
-    for (let i = 0; i < history.length; i++) {
-      const max = history[i][1];
-      const until = i + 1 < history.length ? history[i + 1][0] : Infinity;
-      if (until < since) continue;
+    for (const [generation, max] of ceilings.get(uid) ?? []) {
+      if (generation < observed) continue;
       if (max === 0) return 0;
       ceiling = Math.max(ceiling, max);
     }
@@ -132,14 +131,11 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
           e.metadata?.annotations?.[Annotations.retiring] === undefined &&
           !ended.has(e.metadata?.name ?? ''),
       );
-      const standbys = live.filter((e) => e.metadata?.labels?.[Labels.standby] === 'true').length;
-      const realised = live.length - standbys;
-      if (realised > ceiling || live.length > ceiling + 1) {
-        violate(
-          'ceiling',
-          `set ${setName} has ${realised} instances and ${standbys} standbys, maxReplicas ${ceiling}`,
-        );
-      }
+      // The ceiling bounds what runs: a Pod-less standby may outnumber it for a moment while the
+      // instances it replaces leave (created first, so a waiting lease never finds the pool empty).
+      const realised = live.filter((e) => e.metadata?.labels?.[Labels.standby] !== 'true').length;
+      if (realised > ceiling)
+        violate('ceiling', `set ${setName} has ${realised} instances, maxReplicas ${ceiling}`);
     }
   };
   const onSet = (event: WatchEvent) => {

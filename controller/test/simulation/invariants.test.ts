@@ -36,7 +36,7 @@ async function setUp(maxReplicas = 0) {
       template: { metadata: { labels: { board: 'x' } } },
     },
   });
-  monitor = startInvariantMonitor(c, { namespace: NS, ceilingGraceMs: 0 });
+  monitor = startInvariantMonitor(c, { namespace: NS });
   const instance = (n: number) =>
     c.store.create(exporters, NS, {
       apiVersion: JUMPSTARTER_API_VERSION,
@@ -73,7 +73,28 @@ async function setUp(maxReplicas = 0) {
     );
   };
   const remove = (n: number) => c.store.delete(exporters, NS, `pool-${n}`);
-  return { instance, lease, remove, violations: () => monitor!.violations.map((v) => v.invariant) };
+  const resize = (maxReplicas: number) => c.store.patch(sets, NS, 'pool', 'merge', { spec: { maxReplicas } });
+  // The status a controller writes must carry every counter the CRD requires.
+  const counters = Object.fromEntries(
+    ['replicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'leasedReplicas']
+      .concat(['exportersActive', 'exportersDisabled', 'exportersIdle', 'exportersOffline'])
+      .concat(['podsFailed', 'podsPending', 'podsRunning', 'podsUnknown'])
+      .map((k) => [k, 0]),
+  );
+  const observe = () => {
+    const current = c.store.get(sets, NS, 'pool');
+    const status = { ...counters, observedGeneration: current.metadata.generation };
+    c.store.patch(sets, NS, 'pool', 'merge', { status }, 'status');
+  };
+
+  return {
+    instance,
+    lease,
+    remove,
+    resize,
+    observe,
+    violations: () => monitor!.violations.map((v) => v.invariant),
+  };
 }
 
 describe('simulation › invariants', () => {
@@ -95,6 +116,20 @@ describe('simulation › invariants', () => {
     lab.instance(1);
     expect(lab.violations()).toEqual([]);
     lab.instance(2);
+    expect(lab.violations()).toEqual(['ceiling']);
+  });
+
+  it('judges a create by the ceilings the controller may have planned with', async () => {
+    const lab = await setUp(3);
+    lab.observe();
+    lab.instance(0);
+    lab.instance(1);
+    lab.resize(2);
+    lab.instance(2); // planned before the controller saw the lower ceiling
+    expect(lab.violations()).toEqual([]);
+    lab.remove(2);
+    lab.observe(); // the controller reported on the new generation: 2 is the ceiling now
+    lab.instance(3);
     expect(lab.violations()).toEqual(['ceiling']);
   });
 

@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { Document, Scalar, visit } from 'yaml';
 import {
   JUMPSTARTER_API_VERSION,
   Kinds,
@@ -200,12 +200,56 @@ export function withQemuDefaults(config: JsonObject, parameters: unknown): JsonO
   return out;
 }
 
+/** The YAML 1.1 merge tag; `yaml` writes a `<<` string with it, i.e. plain. */
+const MERGE_TAG = 'tag:yaml.org,2002:merge';
+
+/**
+ * Strings that a YAML 1.1 loader (PyYAML, which `jmp` uses) resolves to something else when plain:
+ * `<<` is the merge key (a driver config key `<<` would merge its value into the map around it, and
+ * a `<<` value fails to load) and `=` the value key (fails to load).
+ */
+const YAML11_SPECIAL_STRINGS: ReadonlySet<string> = new Set(['<<', '=']);
+
+/**
+ * Characters `yaml` writes raw (JSON does not escape them) that PyYAML reads as line breaks (NEL,
+ * LS, PS) or refuses (DEL, C1 controls, BOM, non-characters). Raw, they cut a key in two or fail the
+ * whole file; inside double quotes they are written as YAML escapes instead.
+ */
+const RAW_UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+const YAML_ESCAPES: Readonly<Record<string, string>> = {
+  '\u0085': '\\N',
+  '\u2028': '\\L',
+  '\u2029': '\\P',
+};
+const escapeRaw = (c: string) => YAML_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** Tabs too: PyYAML refuses a tab inside a plain scalar. */
+function needsQuotes(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  RAW_UNSAFE.lastIndex = 0;
+  return YAML11_SPECIAL_STRINGS.has(value) || value.includes('\t') || RAW_UNSAFE.test(value);
+}
+
 /**
  * YAML for `config.yaml`. Written as YAML 1.1 because the exporter reads it with a YAML 1.1 loader:
- * strings such as `on`, `yes` or `no` are quoted so they stay strings. No line folding, no aliases.
+ * strings such as `on`, `yes` or `no` are quoted so they stay strings, and so are the strings PyYAML
+ * would misread (see {@link needsQuotes}). No line folding, no aliases. Whatever a template's driver
+ * config holds, the exporter reads back exactly the data that was rendered
+ * (test/hostile/exporter-config-injection.test.ts).
  */
 export function renderExporterConfigYaml(config: ExporterConfig): string {
-  return stringify(config, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+  const doc = new Document(config, {
+    version: '1.1',
+    aliasDuplicateObjects: false,
+    customTags: (tags) => tags.filter((tag) => typeof tag === 'string' || tag.tag !== MERGE_TAG),
+  });
+  visit(doc, {
+    Scalar(_key, node) {
+      if (needsQuotes(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  // Every string holding such a character is double-quoted now, and the rest of the text is ASCII.
+  return doc.toString({ lineWidth: 0 }).replace(RAW_UNSAFE, escapeRaw);
 }
 
 /** A deep copy of JSON data; keys such as `__proto__` stay plain data keys. */

@@ -37,6 +37,11 @@ export interface RenderedSecurityContext {
   capabilities?: { drop?: string[] };
 }
 
+/** The Pod-level security context: the seccomp profile every container inherits. */
+export interface RenderedPodSecurityContext {
+  seccompProfile: { type: 'RuntimeDefault' };
+}
+
 export interface RenderedContainer {
   name: string;
   image: string;
@@ -56,6 +61,7 @@ export type RenderedVolume =
 
 export interface RenderedPodSpec {
   restartPolicy: 'Never';
+  securityContext: RenderedPodSecurityContext;
   initContainers: RenderedContainer[];
   containers: RenderedContainer[];
   volumes: RenderedVolume[];

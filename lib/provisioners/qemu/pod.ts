@@ -42,6 +42,20 @@ const RESTRICTED: RenderedSecurityContext = {
   capabilities: { drop: ['ALL'] },
 };
 
+/**
+ * Template annotations that would change how the Pod is confined (AppArmor, and the seccomp
+ * annotations older kubelets still read). The provisioner decides the Pod's confinement; a set's
+ * template must not loosen it (`unconfined`) for a runtime that runs as root.
+ */
+export const CONFINEMENT_ANNOTATION_PREFIXES = [
+  'container.apparmor.security.beta.kubernetes.io/',
+  'seccomp.security.alpha.kubernetes.io/',
+  'container.seccomp.security.alpha.kubernetes.io/',
+] as const;
+
+const isConfinementAnnotation = (key: string) =>
+  CONFINEMENT_ANNOTATION_PREFIXES.some((prefix) => key.startsWith(prefix));
+
 const sharedMount = (): RenderedVolumeMount => ({ name: SHARED_VOLUME_NAME, mountPath: SHARED_MOUNT_PATH });
 
 /**
@@ -53,6 +67,9 @@ const sharedMount = (): RenderedVolumeMount => ({ name: SHARED_VOLUME_NAME, moun
  *   alone gets the class credentials (`envFrom`), so the guest-facing runtime never sees them;
  * - `restartPolicy: Never`: when the exporter exits at lease end the Pod completes and is replaced.
  * The copy init container is restricted too: it only copies a file onto a world-writable emptyDir.
+ * The Pod's seccomp profile is RuntimeDefault for all three, and template annotations that set
+ * AppArmor or seccomp profiles are not copied: the Pod meets the Pod Security "baseline" profile,
+ * and every container but the runtime meets "restricted" (docs/security.md).
  */
 export function buildQemuPod(input: QemuPodInput): RenderedPod {
   const { exporterSet, virtualTargetClass, exporter } = input;
@@ -100,6 +117,7 @@ export function buildQemuPod(input: QemuPodInput): RenderedPod {
 
   const spec: RenderedPodSpec = {
     restartPolicy: 'Never',
+    securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
     initContainers: [copyExec, runtime],
     containers: [exporterContainer],
     volumes: [
@@ -113,7 +131,9 @@ export function buildQemuPod(input: QemuPodInput): RenderedPod {
     ...(scheduling?.runtimeClassName ? { runtimeClassName: scheduling.runtimeClassName } : {}),
   };
 
-  const annotations = template?.annotations ?? {};
+  const annotations = Object.fromEntries(
+    Object.entries(template?.annotations ?? {}).filter(([key]) => !isConfinementAnnotation(key)),
+  );
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -125,7 +145,7 @@ export function buildQemuPod(input: QemuPodInput): RenderedPod {
         [Labels.exporterSetName]: exporterSet.metadata?.name ?? '',
         ...(revision ? { [Labels.templateRevision]: revision } : {}),
       },
-      ...(Object.keys(annotations).length > 0 ? { annotations: { ...annotations } } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
       ...(owner ? { ownerReferences: [owner] } : {}),
     },
     spec,

@@ -9,6 +9,17 @@ import { tcpDriverCollisions } from './tcp-driver';
 /** Smallest memory and storage accepted: a bare number means bytes, so `4096` is almost surely a slip. */
 export const MIN_SIZE_BYTES = 2 ** 20;
 
+/**
+ * Largest memory and storage accepted (1Pi). Sizes are rendered as exact quantities (the shared
+ * volume's `sizeLimit`, QEMU's `mem` and `disk_size`); far beyond this a JavaScript number no longer
+ * holds every byte and `1e300` would render as `9.09e+287Ti`, which Kubernetes refuses, so a
+ * hostile or mistyped size would stop every new instance at the Pod create instead of here.
+ */
+export const MAX_SIZE_BYTES = 2 ** 50;
+
+/** Most CPUs accepted: QEMU's own ceiling for one guest (`q35` with x2APIC). */
+export const MAX_CPUS = 1024;
+
 /** Digest algorithms of the OCI image spec; firmware is fetched like an image. */
 export const DIGEST_ALGORITHMS = ['sha256', 'sha384', 'sha512'] as const;
 
@@ -19,6 +30,8 @@ export const QemuRuleMessages = {
   resources: 'must be an object with optional cpu, memory and storage quantities',
   cpu: 'must be a positive whole number of CPU cores, such as 2 or "4" (QEMU\'s smp option takes whole CPUs)',
   size: 'must be a Kubernetes quantity of at least 1Mi, such as 512Mi or 16Gi (a bare number means bytes)',
+  sizeTooLarge: `must be at most 1Pi (${MAX_SIZE_BYTES} bytes)`,
+  cpuTooMany: `must be at most ${MAX_CPUS} cores, the most a QEMU guest can have`,
   firmware: 'must be an object with url and an optional digest',
   firmwareUrl: 'must be a non-empty string: the URL or OCI reference of the firmware image',
   firmwareUrlRequired: 'is required when firmware is given: the URL or OCI reference of the firmware image',
@@ -31,9 +44,10 @@ export const QemuRuleMessages = {
 /**
  * Validates merged `qemu.jumpstarter.dev` parameters (SPEC §2). Never throws, whatever the input.
  * `null` counts as absent for every optional field (the deep merge lets a set clear a class value
- * with `null`); unknown keys are kept and not reported. Memory and storage must be at least 1Mi and
- * cpu a whole number of cores. The firmware digest is checked for a known algorithm and a non-empty
- * encoded part only, because the JEP's own examples write placeholders such as `sha256:abc...`.
+ * with `null`); unknown keys are kept and not reported. Memory and storage must be from 1Mi to 1Pi
+ * and cpu a whole number of cores up to 1024. The firmware digest is checked for a known algorithm
+ * and a non-empty encoded part only, because the JEP's own examples write placeholders such as
+ * `sha256:abc...`.
  *
  * With `context.drivers`, also reports a user driver named `tcp` (given or derived) that would collide
  * with the TcpNetwork driver the provisioner adds; those issues have paths relative to the
@@ -65,9 +79,22 @@ function validateFields(p: Record<string, unknown>, issues: ValidationIssue[]): 
       fail('resources', p.resources, QemuRuleMessages.resources);
     } else {
       const { cpu, memory, storage } = p.resources;
-      if (present(cpu) && !isWholeCores(cpu)) fail('resources.cpu', cpu, QemuRuleMessages.cpu);
-      if (present(memory) && !isSize(memory)) fail('resources.memory', memory, QemuRuleMessages.size);
-      if (present(storage) && !isSize(storage)) fail('resources.storage', storage, QemuRuleMessages.size);
+      if (present(cpu)) {
+        if (!isWholeCores(cpu)) fail('resources.cpu', cpu, QemuRuleMessages.cpu);
+        else if (tryParseQuantity(cpu)!.value > MAX_CPUS) {
+          fail('resources.cpu', cpu, QemuRuleMessages.cpuTooMany);
+        }
+      }
+      for (const [field, value] of [
+        ['memory', memory],
+        ['storage', storage],
+      ] as const) {
+        if (!present(value)) continue;
+        if (!isSize(value)) fail(`resources.${field}`, value, QemuRuleMessages.size);
+        else if (tryParseQuantity(value)!.value > MAX_SIZE_BYTES) {
+          fail(`resources.${field}`, value, QemuRuleMessages.sizeTooLarge);
+        }
+      }
     }
   }
 

@@ -1,0 +1,702 @@
+/**
+ * The hostile-input corpus of issue 7 that admission decides: malformed or adversarial
+ * ExporterSets, VirtualTargetClasses, Exporters and Leases, each as the write a client would send.
+ * Every case starts from a valid object (so the one change is what is rejected) and is written to
+ * the test cluster's store: our CRDs' structural schema, defaults and CEL rules, and the API server's
+ * ObjectMeta rules, exactly as on every request of the test cluster.
+ */
+import type { JsonObject } from '../../lib/api';
+import type { KubeObject, MemoryStore, ResourceType } from '../../controller/src/testing';
+
+export const NS = 'lab';
+
+/** What a case writes, through the store; it throws the API server's error when admission refuses it. */
+export type Write = (store: MemoryStore, types: ResourceTypes) => void;
+
+export interface ResourceTypes {
+  readonly exporterSets: ResourceType;
+  readonly classes: ResourceType;
+  readonly exporters: ResourceType;
+  readonly leases: ResourceType;
+}
+
+export interface HostileCase {
+  readonly kind: 'ExporterSet' | 'VirtualTargetClass' | 'Exporter' | 'Lease';
+  readonly what: string;
+  readonly write: Write;
+  /** The whole `Status.message` of the 4xx answer. */
+  readonly message: string;
+  /** For ExporterSets and classes: the object, to check that synth-time validation refuses it too. */
+  readonly object?: JsonObject;
+}
+
+type Json = Record<string, any>;
+
+export function exporterSet(change: (set: Json) => void = () => {}): Json {
+  const set: Json = {
+    apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+    kind: 'ExporterSet',
+    metadata: { name: 'pool', namespace: NS },
+    spec: {
+      minReplicas: 0,
+      maxReplicas: 4,
+      minAvailableReplicas: 1,
+      virtualTargetClassName: 'qemu',
+      selector: { matchLabels: { board: 'qemu-x86' } },
+      template: {
+        metadata: { labels: { board: 'qemu-x86' } },
+        spec: { drivers: [{ name: 'power', type: 'jumpstarter_driver_power.driver.QemuPower' }] },
+      },
+    },
+  };
+  change(set);
+  return set;
+}
+
+export function virtualTargetClass(change: (cls: Json) => void = () => {}): Json {
+  const cls: Json = {
+    apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+    kind: 'VirtualTargetClass',
+    metadata: { name: 'qemu', namespace: NS },
+    spec: { provisioner: 'qemu.jumpstarter.dev', parameters: { arch: 'x86_64' } },
+  };
+  change(cls);
+  return cls;
+}
+
+export function exporter(change: (exporter: Json) => void = () => {}): Json {
+  const object: Json = {
+    apiVersion: 'jumpstarter.dev/v1alpha1',
+    kind: 'Exporter',
+    metadata: { name: 'pool-0', namespace: NS },
+    spec: { enabled: true },
+  };
+  change(object);
+  return object;
+}
+
+export function lease(change: (lease: Json) => void = () => {}): Json {
+  const object: Json = {
+    apiVersion: 'jumpstarter.dev/v1alpha1',
+    kind: 'Lease',
+    metadata: { name: 'l-1', namespace: NS },
+    spec: { clientRef: { name: 'ci' }, selector: { matchLabels: { board: 'qemu-x86' } }, duration: '1h' },
+  };
+  change(object);
+  return object;
+}
+
+const create =
+  (type: keyof ResourceTypes, object: Json): Write =>
+  (store, types) =>
+    void store.create(types[type], NS, object as KubeObject);
+
+/** Creates the valid object, then writes its status (Jumpstarter's /status writes). */
+const writeStatus =
+  (type: keyof ResourceTypes, object: Json, status: unknown): Write =>
+  (store, types) => {
+    store.create(types[type], NS, object as KubeObject);
+    store.patch(types[type], NS, object.metadata.name, 'merge', { status }, 'status');
+  };
+
+/** Creates the valid object, then merge-patches it. */
+const patchAfterCreate =
+  (type: keyof ResourceTypes, object: Json, patch: Json): Write =>
+  (store, types) => {
+    store.create(types[type], NS, object as KubeObject);
+    store.patch(types[type], NS, object.metadata.name, 'merge', patch);
+  };
+
+/** `<Kind>.<group> "<name>" is invalid: ` and the causes, as kube-apiserver words a 422. */
+const invalid = (object: Json, causes: string) =>
+  `${object.kind}.${object.apiVersion.split('/')[0]} "${object.metadata.name}" is invalid: ${causes}`;
+
+const setCase = (what: string, change: (set: Json) => void, causes: string): HostileCase => {
+  const object = exporterSet(change);
+  return {
+    kind: 'ExporterSet',
+    what,
+    write: create('exporterSets', object),
+    message: invalid(object, causes),
+    object,
+  };
+};
+const classCase = (what: string, change: (cls: Json) => void, causes: string): HostileCase => {
+  const object = virtualTargetClass(change);
+  return {
+    kind: 'VirtualTargetClass',
+    what,
+    write: create('classes', object),
+    message: invalid(object, causes),
+    object,
+  };
+};
+const exporterCase = (what: string, write: Write, causes: string): HostileCase => ({
+  kind: 'Exporter',
+  what,
+  write,
+  message: invalid(exporter(), causes),
+});
+const leaseCase = (what: string, write: Write, causes: string): HostileCase => ({
+  kind: 'Lease',
+  what,
+  write,
+  message: invalid(lease(), causes),
+});
+
+const many = <T>(n: number, item: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => item(i));
+const drivers = (set: Json, ...list: unknown[]) => (set.spec.template.spec.drivers = list);
+const expressions = (set: Json, ...list: unknown[]) => (set.spec.selector.matchExpressions = list);
+
+/** The note the API server appends when type errors kept it from running the CEL rules. */
+const CEL_SKIPPED =
+  '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+
+/** The 422 message for these causes, worded as kube-apiserver words it (a list in brackets when several). */
+const causes = (...list: string[]) => (list.length === 1 ? list[0] : `[${list.join(', ')}]`);
+
+export const CORPUS: readonly HostileCase[] = [
+  // --- ExporterSet: wrong types, huge and negative sizes ---
+  setCase(
+    'minReplicas as a string',
+    (s) => (s.spec.minReplicas = '3'),
+    causes('spec.minReplicas: Invalid value: "3": must be of type integer', CEL_SKIPPED),
+  ),
+  setCase(
+    'maxReplicas as a fraction',
+    (s) => (s.spec.maxReplicas = 1.5),
+    causes(
+      'spec.maxReplicas: Invalid value: 1.5: must be of type integer',
+      'spec.maxReplicas: Invalid value: 1.5: must match format "int32"',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'maxReplicas as a boolean',
+    (s) => (s.spec.maxReplicas = true),
+    causes('spec.maxReplicas: Invalid value: true: must be of type integer', CEL_SKIPPED),
+  ),
+  setCase(
+    'a negative minReplicas',
+    (s) => (s.spec.minReplicas = -1),
+    causes('spec.minReplicas: Invalid value: -1: must be >= 0'),
+  ),
+  setCase(
+    'a negative minAvailableReplicas',
+    (s) => (s.spec.minAvailableReplicas = -100),
+    causes('spec.minAvailableReplicas: Invalid value: -100: must be >= 0'),
+  ),
+  setCase(
+    'maxReplicas beyond int32',
+    (s) => (s.spec.maxReplicas = 2 ** 31),
+    causes('spec.maxReplicas: Invalid value: 2147483648: must match format "int32"'),
+  ),
+  setCase(
+    'minAvailableReplicas of 1e300',
+    (s) => (s.spec.minAvailableReplicas = 1e300),
+    causes(
+      'spec.minAvailableReplicas: Invalid value: 1e+300: must match format "int32"',
+      'spec: Invalid value: "object": minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+    ),
+  ),
+  setCase(
+    'minReplicas above maxReplicas',
+    (s) => (s.spec.minReplicas = 5),
+    causes(
+      'spec: Invalid value: "object": minReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+    ),
+  ),
+  setCase(
+    'minAvailableReplicas above maxReplicas',
+    (s) => (s.spec.minAvailableReplicas = 2 ** 31 - 1),
+    causes(
+      'spec: Invalid value: "object": minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+    ),
+  ),
+  setCase(
+    'a spec that is a string',
+    (s) => (s.spec = 'minReplicas: 1'),
+    causes('spec: Invalid value: "minReplicas: 1": must be of type object', CEL_SKIPPED),
+  ),
+  // --- durations ---
+  setCase(
+    'a cooldown in words',
+    (s) => (s.spec.scaleDownCooldown = '5 minutes'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+    ),
+  ),
+  setCase(
+    'a negative cooldown',
+    (s) => (s.spec.scaleDownCooldown = '-5m'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+    ),
+  ),
+  setCase(
+    'an empty cooldown',
+    (s) => (s.spec.scaleDownCooldown = ''),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+    ),
+  ),
+  setCase(
+    'a cooldown as a number',
+    (s) => (s.spec.scaleDownCooldown = 300),
+    causes('spec.scaleDownCooldown: Invalid value: 300: must be of type string', CEL_SKIPPED),
+  ),
+  setCase(
+    'a cooldown of 65 characters',
+    (s) => (s.spec.scaleDownCooldown = '1'.repeat(64) + 's'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "1111111111111111111111111111111111111111111111111111111111111111s": must NOT have more than 64 characters',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a cooldown with a shell command',
+    (s) => (s.spec.scaleDownCooldown = '5m; rm -rf /'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+    ),
+  ),
+  setCase(
+    'a cooldown with a newline',
+    (s) => (s.spec.scaleDownCooldown = '5m\n1h'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+    ),
+  ),
+  setCase(
+    'a cooldown in days',
+    (s) => (s.spec.scaleDownCooldown = '1d'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+    ),
+  ),
+  // --- enums and references ---
+  setCase(
+    'an unknown recycle strategy',
+    (s) => (s.spec.recycleStrategy = 'Delete'),
+    causes(
+      'spec.recycleStrategy: Unsupported value: "Delete": supported values: "ExitAndReplace", "InPlaceReuse"',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'an empty class name',
+    (s) => (s.spec.virtualTargetClassName = ''),
+    causes('spec.virtualTargetClassName: Invalid value: "": must NOT have fewer than 1 characters'),
+  ),
+  setCase(
+    'no class name',
+    (s) => delete s.spec.virtualTargetClassName,
+    causes('spec.virtualTargetClassName: Required value', CEL_SKIPPED),
+  ),
+  setCase('no selector', (s) => delete s.spec.selector, causes('spec.selector: Required value', CEL_SKIPPED)),
+  setCase('no template', (s) => delete s.spec.template, causes('spec.template: Required value', CEL_SKIPPED)),
+  // --- selectors ---
+  setCase(
+    'an unknown selector operator',
+    (s) => expressions(s, { key: 'board', operator: 'Equals', values: ['qemu-x86'] }),
+    causes(
+      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
+    ),
+  ),
+  setCase(
+    'a lower-case selector operator',
+    (s) => expressions(s, { key: 'board', operator: 'in', values: ['qemu-x86'] }),
+    causes(
+      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
+    ),
+  ),
+  setCase(
+    'In without values',
+    (s) => expressions(s, { key: 'board', operator: 'In' }),
+    causes(
+      'spec.selector: Invalid value: "object": selector must match the template labels, or the set would create instances forever',
+      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
+    ),
+  ),
+  setCase(
+    'Exists with values',
+    (s) => expressions(s, { key: 'board', operator: 'Exists', values: ['x'] }),
+    causes(
+      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
+    ),
+  ),
+  setCase(
+    'a requirement without a key',
+    (s) => expressions(s, { operator: 'Exists' }),
+    causes('spec.selector.matchExpressions[0].key: Required value', CEL_SKIPPED),
+  ),
+  setCase(
+    '33 requirements',
+    (s) => expressions(s, ...many(33, () => ({ key: 'board', operator: 'Exists' }))),
+    causes(
+      'spec.selector.matchExpressions: Invalid value: [{"key":"board","operator":"Exists"},{"key":"board","operator":"Exists"},{"key":"board","operator":"Exists"},{"key":"...: must NOT have more than 32 items',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a requirement with 65 values',
+    (s) => expressions(s, { key: 'board', operator: 'In', values: many(65, (i) => `v${i}`) }),
+    causes(
+      'spec.selector.matchExpressions[0].values: Invalid value: ["v0","v1","v2","v3","v4","v5","v6","v7","v8","v9","v10","v11","v12","v13","v14","v15","v16","v17","v18","v19","v20",...: must NOT have more than 64 items',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    '65 matchLabels',
+    (s) => Object.assign(s.spec.selector.matchLabels, Object.fromEntries(many(65, (i) => [`l${i}`, 'v']))),
+    causes(
+      'spec.selector.matchLabels: Invalid value: {"board":"qemu-x86","l0":"v","l1":"v","l2":"v","l3":"v","l4":"v","l5":"v","l6":"v","l7":"v","l8":"v","l9":"v","l10":"...: must NOT have more than 64 properties',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a selector that misses the template',
+    (s) => (s.spec.selector.matchLabels.board = 'rpi4'),
+    causes(
+      'spec.selector: Invalid value: "object": selector must match the template labels, or the set would create instances forever',
+    ),
+  ),
+  setCase(
+    'a selector value with an injected label',
+    (s) => (s.spec.selector.matchLabels.board = 'qemu-x86,evil=true'),
+    causes(
+      'spec.selector: Invalid value: "object": selector must match the template labels, or the set would create instances forever',
+    ),
+  ),
+  setCase(
+    'matchLabels as a string',
+    (s) => (s.spec.selector.matchLabels = 'board=qemu-x86'),
+    causes('spec.selector.matchLabels: Invalid value: "board=qemu-x86": must be of type object', CEL_SKIPPED),
+  ),
+  // --- template labels, annotations, drivers ---
+  setCase(
+    'a template label value of 64 characters',
+    (s) => (s.spec.template.metadata.labels.board = 'x'.repeat(64)),
+    causes(
+      'spec.template.metadata.labels.board: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": must NOT have more than 63 characters',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    '65 template labels',
+    (s) =>
+      Object.assign(s.spec.template.metadata.labels, Object.fromEntries(many(65, (i) => [`l${i}`, 'v']))),
+    causes(
+      'spec.template.metadata.labels: Invalid value: {"board":"qemu-x86","l0":"v","l1":"v","l2":"v","l3":"v","l4":"v","l5":"v","l6":"v","l7":"v","l8":"v","l9":"v","l10":"...: must NOT have more than 64 properties',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a template annotation that is a number',
+    (s) => (s.spec.template.metadata.annotations = { replicas: 3 }),
+    causes(
+      'spec.template.metadata.annotations.replicas: Invalid value: 3: must be of type string',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'drivers as a map',
+    (s) => (s.spec.template.spec.drivers = { power: { type: 'x.Y' } }),
+    causes('spec.template.spec.drivers: Invalid value: {}: must be of type array', CEL_SKIPPED),
+  ),
+  setCase(
+    '65 drivers',
+    (s) => drivers(s, ...many(65, (i) => ({ name: `d${i}`, type: 'x.Y' }))),
+    causes(
+      'spec.template.spec.drivers: Invalid value: [{"name":"d0","type":"x.Y"},{"name":"d1","type":"x.Y"},{"name":"d2","type":"x.Y"},{"name":"d3","type":"x.Y"},{"name":...: must NOT have more than 64 items',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a driver with type and ref',
+    (s) => drivers(s, { name: 'power', type: 'x.Y', ref: 'a.b' }),
+    causes('spec.template.spec.drivers[0]: Invalid value: "object": type and ref are mutually exclusive'),
+  ),
+  setCase(
+    'a driver with neither type nor ref',
+    (s) => drivers(s, { name: 'power' }),
+    causes('spec.template.spec.drivers[0]: Invalid value: "object": either type or ref must be set'),
+  ),
+  setCase(
+    'a ref with config',
+    (s) =>
+      drivers(
+        s,
+        { type: 'jumpstarter_driver_composite.driver.Composite' },
+        { ref: 'composite.serial', config: { baud: 9600 } },
+      ),
+    causes('spec.template.spec.drivers[1]: Invalid value: "object": ref entries must not have config'),
+  ),
+  setCase(
+    'an empty driver name',
+    (s) => drivers(s, { name: '', type: 'x.Y' }),
+    causes(
+      'spec.template.spec.drivers[0]: Invalid value: "object": name must not be empty (omit it to derive the name from the driver package)',
+    ),
+  ),
+  setCase(
+    'two drivers deriving the same name',
+    (s) =>
+      drivers(
+        s,
+        { type: 'jumpstarter_driver_power.driver.A' },
+        { type: 'jumpstarter_driver_power.driver.B' },
+      ),
+    causes(
+      'spec.template.spec.drivers: Invalid value: "array": driver names must be unique (a missing name is derived from the driver package)',
+    ),
+  ),
+  setCase(
+    'a driver config that is a string',
+    (s) => drivers(s, { name: 'x', type: 'x.Y', config: 'rm -rf /' }),
+    causes(
+      'spec.template.spec.drivers[0].config: Invalid value: "rm -rf /": must be of type object',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a driver type of 129 characters',
+    (s) => drivers(s, { type: `${'x'.repeat(127)}.Y` }),
+    causes(
+      'spec.template.spec.drivers[0].type: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: must NOT have more than 128 characters',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a ref with an empty segment',
+    (s) => drivers(s, { ref: 'a..b' }),
+    causes(
+      'spec.template.spec.drivers[0].ref: Invalid value: "a..b": must match pattern "^[^.]+([.][^.]+)*$"',
+    ),
+  ),
+  setCase(
+    'a driver that is a string',
+    (s) => drivers(s, 'jumpstarter_driver_power.driver.QemuPower'),
+    causes(
+      'spec.template.spec.drivers[0]: Invalid value: "jumpstarter_driver_power.driver.QemuPower": must be of type object',
+      CEL_SKIPPED,
+    ),
+  ),
+  // --- parameters and images ---
+  setCase(
+    'parameters as a list',
+    (s) => (s.spec.parameters = [{ arch: 'x86_64' }]),
+    causes('spec.parameters: Invalid value: [{"arch":"x86_64"}]: must be of type object', CEL_SKIPPED),
+  ),
+  setCase(
+    'parameters as a YAML string',
+    (s) => (s.spec.parameters = 'arch: x86_64'),
+    causes('spec.parameters: Invalid value: "arch: x86_64": must be of type object', CEL_SKIPPED),
+  ),
+  setCase(
+    'an image that is a number',
+    (s) => (s.spec.images = { exporter: { image: 42 } }),
+    causes('spec.images.exporter.image: Invalid value: 42: must be of type string', CEL_SKIPPED),
+  ),
+  setCase(
+    'an unknown pull policy',
+    (s) => (s.spec.images = { runtime: { imagePullPolicy: 'Sometimes' } }),
+    causes(
+      'spec.images.runtime.imagePullPolicy: Unsupported value: "Sometimes": supported values: "Always", "Never", "IfNotPresent"',
+      CEL_SKIPPED,
+    ),
+  ),
+  // --- metadata: unicode and injection ---
+  setCase(
+    'a unicode name',
+    (s) => (s.metadata.name = 'pööl'),
+    causes(
+      'metadata.name: Invalid value: "pööl": must be a lowercase DNS-1123 subdomain: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit (e.g. "rpi4-virtual" or "lab.example.com")',
+    ),
+  ),
+  setCase(
+    'a label value with a shell command',
+    (s) => (s.metadata.labels = { team: 'x; rm -rf /' }),
+    causes(
+      'metadata.labels[team]: Invalid value: "x; rm -rf /": label value must be empty or consist of letters, digits, "-", "_" and ".", starting and ending with a letter or digit (e.g. "rpi4" or "true")',
+    ),
+  ),
+  setCase(
+    'a label key with unicode',
+    (s) => (s.metadata.labels = { 'ünï/team': 'a' }),
+    causes(
+      'metadata.labels[ünï/team]: Invalid value: "ünï/team": label key must have a DNS-1123 subdomain before "/" (lowercase letters, digits, "-" and ".", at most 253 characters)',
+    ),
+  ),
+  setCase(
+    'an annotation key with spaces',
+    (s) => (s.metadata.annotations = { 'bad key': 'v' }),
+    causes(
+      'metadata.annotations[bad key]: Invalid value: "bad key": annotation key must have a name part of letters, digits, "-", "_" and ".", starting and ending with a letter or digit (e.g. "board" or "kubernetes.io/arch")',
+    ),
+  ),
+  setCase(
+    'a label value of 64 characters',
+    (s) => (s.metadata.labels = { team: 'x'.repeat(64) }),
+    causes(
+      'metadata.labels[team]: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": label value must be at most 63 characters long',
+    ),
+  ),
+  // --- VirtualTargetClass ---
+  classCase('no provisioner', (c) => delete c.spec.provisioner, causes('spec.provisioner: Required value')),
+  classCase(
+    'an empty provisioner',
+    (c) => (c.spec.provisioner = ''),
+    causes('spec.provisioner: Invalid value: "": must NOT have fewer than 1 characters'),
+  ),
+  classCase(
+    'an unknown binding mode',
+    (c) => (c.spec.bindingMode = 'Later'),
+    causes(
+      'spec.bindingMode: Unsupported value: "Later": supported values: "Immediate", "WaitForFirstConsumer"',
+    ),
+  ),
+  classCase(
+    'an unknown reclaim policy',
+    (c) => (c.spec.reclaimPolicy = 'Recycle'),
+    causes('spec.reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"'),
+  ),
+  classCase(
+    'parameters as a list',
+    (c) => (c.spec.parameters = ['x86_64']),
+    causes('spec.parameters: Invalid value: ["x86_64"]: must be of type object'),
+  ),
+  classCase(
+    'a credentials Secret name that is a number',
+    (c) => (c.spec.credentialsSecretRef = { name: 7 }),
+    causes('spec.credentialsSecretRef.name: Invalid value: 7: must be of type string'),
+  ),
+  classCase(
+    'a CA bundle reference without a name',
+    (c) => (c.spec.caBundleConfigMapRef = { key: 'ca.crt' }),
+    causes('spec.caBundleConfigMapRef.name: Required value'),
+  ),
+  classCase(
+    'tolerations as a map',
+    (c) => (c.spec.scheduling = { tolerations: { kvm: 'Exists' } }),
+    causes('spec.scheduling.tolerations: Invalid value: {}: must be of type array'),
+  ),
+  classCase(
+    'a resource limit in words',
+    (c) => (c.spec.scheduling = { resources: { limits: { cpu: 'lots' } } }),
+    causes(
+      'spec.scheduling.resources.limits.cpu: Invalid value: "lots": must match pattern "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"',
+    ),
+  ),
+  classCase(
+    'a node selector value that is a number',
+    (c) => (c.spec.scheduling = { nodeSelector: { kvm: 1 } }),
+    causes('spec.scheduling.nodeSelector.kvm: Invalid value: 1: must be of type string'),
+  ),
+  // --- Exporter (Jumpstarter's CRD) ---
+  exporterCase(
+    'enabled as a string',
+    create(
+      'exporters',
+      exporter((e) => (e.spec.enabled = 'yes')),
+    ),
+    causes('spec.enabled: Invalid value: "yes": must be of type boolean'),
+  ),
+  exporterCase(
+    'conditions that are not a list',
+    writeStatus('exporters', exporter(), { conditions: 'Online' }),
+    causes('status.conditions: Invalid value: "Online": must be of type array'),
+  ),
+  exporterCase(
+    'a condition item that is null',
+    writeStatus('exporters', exporter(), { conditions: [null] }),
+    causes('status.conditions[0]: Invalid value: null: must be of type object'),
+  ),
+  exporterCase(
+    'a condition without reason',
+    writeStatus('exporters', exporter(), {
+      conditions: [
+        { type: 'Online', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', message: '' },
+      ],
+    }),
+    causes('status.conditions[0].reason: Required value'),
+  ),
+  exporterCase(
+    'a condition status Maybe',
+    writeStatus('exporters', exporter(), {
+      conditions: [
+        {
+          type: 'Online',
+          status: 'Maybe',
+          reason: 'X',
+          lastTransitionTime: '2026-01-01T00:00:00Z',
+          message: '',
+        },
+      ],
+    }),
+    causes(
+      'status.conditions[0].status: Unsupported value: "Maybe": supported values: "True", "False", "Unknown"',
+    ),
+  ),
+  exporterCase(
+    'an unknown exporter status',
+    writeStatus('exporters', exporter(), { exporterStatus: 'Exploding' }),
+    causes(
+      'status.exporterStatus: Unsupported value: "Exploding": supported values: "Unspecified", "Offline", "Available", "BeforeLeaseHook", "LeaseReady", "AfterLeaseHook", "BeforeLeaseHookFailed", "AfterLeaseHookFailed"',
+    ),
+  ),
+  exporterCase(
+    'a credential reference that is a string',
+    writeStatus('exporters', exporter(), { credential: 'pool-0-exporter' }),
+    causes('status.credential: Invalid value: "pool-0-exporter": must be of type object'),
+  ),
+  // --- Lease (Jumpstarter's CRD) ---
+  leaseCase(
+    'neither selector nor exporterRef',
+    create(
+      'leases',
+      lease((l) => (l.spec.selector = {})),
+    ),
+    causes('spec: Invalid value: "object": one of selector or exporterRef.name is required'),
+  ),
+  leaseCase(
+    'no clientRef',
+    create(
+      'leases',
+      lease((l) => delete l.spec.clientRef),
+    ),
+    causes('spec.clientRef: Required value', CEL_SKIPPED),
+  ),
+  leaseCase(
+    'a context key over 32 characters',
+    create(
+      'leases',
+      lease((l) => (l.spec.context = { ['k'.repeat(33)]: 'v' })),
+    ),
+    causes('spec: Invalid value: "object": context keys max 32 chars, values max 64 chars'),
+  ),
+  leaseCase(
+    'tags changed after creation',
+    patchAfterCreate(
+      'leases',
+      lease((l) => (l.spec.tags = { team: 'a' })),
+      { spec: { tags: { team: 'b' } } },
+    ),
+    causes('spec: Invalid value: "object": tags are immutable after creation'),
+  ),
+  leaseCase(
+    'a status without ended',
+    writeStatus('leases', lease(), { exporterRef: { name: 'pool-0' } }),
+    causes('status.ended: Required value', CEL_SKIPPED),
+  ),
+  leaseCase(
+    'an exporterRef name that is a number',
+    writeStatus('leases', lease(), { ended: false, exporterRef: { name: 42 } }),
+    causes('status.exporterRef.name: Invalid value: 42: must be of type string', CEL_SKIPPED),
+  ),
+  leaseCase(
+    'ended as a string',
+    writeStatus('leases', lease(), { ended: 'no' }),
+    causes('status.ended: Invalid value: "no": must be of type boolean', CEL_SKIPPED),
+  ),
+];
