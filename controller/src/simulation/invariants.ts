@@ -4,7 +4,8 @@
  *
  * - **leased-deleted**: an Exporter is deleted (or marked for deletion) while a Lease that has not
  *   ended names it.
- * - **ceiling**: a set gains an instance beyond its maxReplicas (when not 0), counting the instances
+ * - **ceiling**: an instance that runs appears (created, or a standby promoted) while the set already
+ *   has its maxReplicas (when not 0) of them, counting the instances
  *   that run or may run: not standbys (no Pod), not being deleted, not disabled on their way out
  *   (retiring), Pod not ended. The ceiling is the largest of every spec generation from the one the
  *   set's status last reported on, so a create planned just before an operator lowered maxReplicas is
@@ -61,6 +62,8 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const namesOfSet = new Map<string, Set<string>>();
   /** Exporters already seen marked for deletion (reported once). */
   const deleting = new Set<string>();
+  /** Exporters last seen as standbys (a promotion makes one count against the ceiling). */
+  const standbyUids = new Set<string>();
 
   const recordCeiling = (set: ExporterSet) => {
     const uid = set.metadata?.uid;
@@ -98,22 +101,31 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
       if (lease)
         violate('leased-deleted', `Exporter ${name} deleted while Lease ${lease.metadata?.name} holds it`);
     }
-    if (event.type !== 'ADDED') return;
     const setUid = ownerUid(exporter);
     const setName = exporter.metadata?.labels?.[Labels.exporterSetName];
     if (!setUid || !setName) return;
-    const ordinal = exporter.metadata?.annotations?.[Annotations.ordinal];
-    if (ordinal !== undefined && name !== `${setName}-${ordinal}`) {
-      violate('name-reused', `Exporter ${name} carries ordinal ${ordinal}, which does not match its name`);
+    const isStandby = exporter.metadata?.labels?.[Labels.standby] === 'true';
+    const wasStandby = standbyUids.has(key);
+    if (isStandby) standbyUids.add(key);
+    else standbyUids.delete(key);
+    // The ceiling is checked when an instance that runs appears: created, or a standby promoted.
+    const startsRunning = !isStandby && (event.type === 'ADDED' || (event.type === 'MODIFIED' && wasStandby));
+    if (event.type === 'ADDED') {
+      const ordinal = exporter.metadata?.annotations?.[Annotations.ordinal];
+      if (ordinal !== undefined && name !== `${setName}-${ordinal}`) {
+        violate('name-reused', `Exporter ${name} carries ordinal ${ordinal}, which does not match its name`);
+      }
+      const seen = namesOfSet.get(setUid) ?? new Set<string>();
+      if (seen.has(name))
+        violate('name-reused', `set ${setName} made an instance named ${name} a second time`);
+      seen.add(name);
+      namesOfSet.set(setUid, seen);
+      // Nothing can have leased an Exporter in the instant of its creation: a Lease naming it is older.
+      const named = leases().find((l) => l.status?.exporterRef?.name === name);
+      if (named)
+        violate('name-reused', `new instance ${name} takes the name Lease ${named.metadata?.name} names`);
     }
-    const seen = namesOfSet.get(setUid) ?? new Set<string>();
-    if (seen.has(name)) violate('name-reused', `set ${setName} made an instance named ${name} a second time`);
-    seen.add(name);
-    namesOfSet.set(setUid, seen);
-    // Nothing can have leased an Exporter in the instant of its creation: a Lease naming it is older.
-    const named = leases().find((l) => l.status?.exporterRef?.name === name);
-    if (named)
-      violate('name-reused', `new instance ${name} takes the name Lease ${named.metadata?.name} names`);
+    if (!startsRunning) return;
     const ceiling = ceilingOf(setUid);
     if (ceiling > 0) {
       const podsRt = registry.get('', 'v1', 'pods')!;
