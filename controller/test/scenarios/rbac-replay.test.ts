@@ -53,6 +53,9 @@ describe('scenario 19: RBAC replay', () => {
     const scenario = await startScenario({
       speedUp: 20,
       controller: { leaderElect: true },
+      // Wide timings: this test is about requests, not failover, and a busy CI machine can stall the
+      // event loop for longer than the default renew deadline takes at speedUp 20 (0.5 s).
+      leaderElection: { leaseDurationMs: 120_000, renewDeadlineMs: 100_000, retryPeriodMs: 1_000 },
     });
     const { cluster } = scenario;
     const leases = cluster.jumpstarter!.leases;
@@ -88,8 +91,20 @@ describe('scenario 19: RBAC replay', () => {
       () => cluster.counters.total({ identity: CONTROLLER, verb: 'patch', resource: 'secrets' }) > 0,
     );
 
-    // A crashed Pod: deleted and rendered again.
-    cluster.kubelet!.crash(NS, name, 'simulated crash');
+    // A crashed Pod: deleted and rendered again. (Any running instance: the one that served may have
+    // left meanwhile, e.g. as scale-down surplus after it was offline while its token rotated.)
+    const pods = cluster.registry.get('', 'v1', 'pods')!;
+    const running = await until('a running instance', () =>
+      instancesOf(cluster, 'rbac').find((e) => {
+        try {
+          const pod = cluster.store.get(pods, NS, e.metadata!.name!);
+          return (pod.status as { phase?: string } | undefined)?.phase === 'Running';
+        } catch {
+          return false;
+        }
+      }),
+    );
+    cluster.kubelet!.crash(NS, running.metadata!.name!, 'simulated crash');
     await until(
       'the Pod replaced',
       () => cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'pods' }) > 0,

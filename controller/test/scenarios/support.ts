@@ -13,7 +13,7 @@ import {
   type ExporterSetSpec,
   type VirtualTargetClass,
 } from 'virtual-exporters';
-import { startManager, type Manager } from '../../src/manager';
+import { startManager, type Manager, type ManagerDeps } from '../../src/manager';
 import { createLogger } from '../../src/operations/logger';
 import type { Options } from '../../src/operations/options';
 import { startTestCluster, type TestCluster, type TestClusterOptions } from '../../src/testing';
@@ -44,7 +44,13 @@ export const controllerOptions = (overrides: Partial<Options> = {}): Options => 
 });
 
 export async function startScenario(
-  options: { speedUp?: number; controller?: Partial<Options>; crds?: TestClusterOptions['crds'] } = {},
+  options: {
+    speedUp?: number;
+    controller?: Partial<Options>;
+    crds?: TestClusterOptions['crds'];
+    /** Leader-election timings (cluster ms), e.g. wider ones where the test is not about failover. */
+    leaderElection?: ManagerDeps['leaderElection'];
+  } = {},
 ): Promise<Scenario> {
   const cluster = await startTestCluster({
     namespaces: [NS],
@@ -53,7 +59,7 @@ export async function startScenario(
     kubelet: true,
     ...(options.crds ? { crds: options.crds } : {}),
   });
-  const launch = () => launchController(cluster, CONTROLLER, options.controller);
+  const launch = () => launchController(cluster, CONTROLLER, options.controller, options.leaderElection);
   const scenario: Scenario = {
     cluster,
     manager: await launch(),
@@ -90,12 +96,13 @@ export function launchController(
   cluster: TestCluster,
   identity: string,
   overrides: Partial<Options> = {},
+  leaderElection: ManagerDeps['leaderElection'] = {},
 ): Promise<Manager> {
   return startManager(controllerOptions(overrides), {
     kubeConfig: cluster.kubeConfigFor(identity, NS),
     clock: cluster.clock,
     logger: createLogger({ level: (process.env.SCENARIO_LOG as never) ?? 'silent' }),
-    leaderElection: { identity, namespace: NS },
+    leaderElection: { ...leaderElection, identity, namespace: NS },
   });
 }
 
