@@ -16,6 +16,8 @@
  *   controller must not plan from an empty cache: it would create twins of what it cannot see).
  * - **A typed cache view** over one or several namespaces: one watch for all namespaces, or one per
  *   namespace when the controller is limited to some (`--namespace`).
+ * - **A transform** (controller-runtime's cache transform): each object is cut down to what the
+ *   controller reads before it enters the cache, so 10,000 Pods do not keep 10,000 Pod specs in memory.
  *
  * Cached objects are shared, not copied: treat them as read-only.
  */
@@ -74,6 +76,12 @@ export interface InformerOptions {
    * what never changes in an object's life (name, owner), so an object is never dropped mid-life.
    */
   readonly keep?: (object: WireObject) => boolean;
+  /**
+   * Cuts each kept object (of a list or a watch event) down before it enters the cache and reaches the
+   * handlers. It must keep `metadata.name`, `namespace` and `resourceVersion`, and return a new object
+   * rather than change its argument. @default none: objects are cached as received
+   */
+  readonly transform?: (object: WireObject) => WireObject;
   /** Timeline of restart backoffs. @default systemClock */
   readonly clock?: Clock;
   /** Restart backoff after an error. @default 500 ms doubling to 30 s */
@@ -123,7 +131,7 @@ class GuardedWatch extends Watch {
       queryParams,
       (phase, apiObj, watchObj) => {
         reflector.progressed();
-        if (reflector.keeps(apiObj)) callback(phase, apiObj, watchObj);
+        if (reflector.keeps(apiObj)) callback(phase, reflector.transformed(apiObj), watchObj);
       },
       done,
     );
@@ -156,7 +164,8 @@ class Reflector {
       const list = await this.track(source.list(namespace, options.labelSelector));
       this.listedSinceWatch = true;
       this.progressed();
-      const items = options.keep ? list.items.filter((item) => this.keeps(item)) : list.items;
+      const kept = options.keep ? list.items.filter((item) => this.keeps(item)) : list.items;
+      const items = options.transform ? kept.map((item) => this.transformed(item)) : kept;
       return { ...list, items } as KubernetesListObject<KubernetesObject>;
     };
     this.listWatch = new ListWatch(
@@ -187,6 +196,15 @@ class Reflector {
     if (!keep || (object as { kind?: string })?.kind === 'Status' || metadata?.name === undefined)
       return true;
     return keep(object as WireObject);
+  }
+
+  /** The object as the cache keeps it (see `InformerOptions.transform`); Status bodies pass as they are. */
+  transformed(object: unknown): unknown {
+    const transform = this.options.transform;
+    const metadata = (object as WireObject | undefined)?.metadata;
+    if (!transform || (object as { kind?: string })?.kind === 'Status' || metadata?.name === undefined)
+      return object;
+    return transform(object as WireObject);
   }
 
   start(): void {

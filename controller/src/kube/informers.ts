@@ -12,6 +12,12 @@
  * configs when a token rotates. So Secrets are watched unfiltered on the server and kept in the cache
  * only when an Exporter owns them or they carry our label (`keepSecret`): every other Secret of the
  * namespace is dropped as it arrives. A token is then read from memory, never with a GET per pass.
+ *
+ * Transforms (what the cache keeps of an object): every kind loses `metadata.managedFields` (server-side
+ * apply bookkeeping the controller never reads, often the bulk of an object on a real cluster), and a
+ * Pod is kept as what the controller reads of it — its identity, labels and owners, timestamps, phase,
+ * conditions and terminated containers — not its spec (bench P4: a Pod's spec was most of the memory
+ * of a cached instance).
  */
 import {
   JUMPSTARTER_GROUP,
@@ -56,6 +62,79 @@ export function keepSecret(secret: WireObject): boolean {
   );
 }
 
+/** An object without `metadata.managedFields`; the object itself when it has none. */
+export function withoutManagedFields<T extends WireObject>(object: T): T {
+  const metadata = object.metadata as (WireObject['metadata'] & { managedFields?: unknown }) | undefined;
+  if (metadata?.managedFields === undefined) return object;
+  const { managedFields: _dropped, ...rest } = metadata;
+  return { ...object, metadata: rest };
+}
+
+const POD_METADATA = [
+  'name',
+  'namespace',
+  'uid',
+  'resourceVersion',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'creationTimestamp',
+  'deletionTimestamp',
+] as const;
+
+function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) if (object[key] !== undefined) out[key] = object[key];
+  return out;
+}
+
+/**
+ * What the controller reads of a Pod (the planner's `PodView`, plus the labels the handlers map to a set
+ * and the metadata the informer needs): no spec, and of the status only phase, reason, message, start
+ * time, conditions and the terminated state of containers.
+ */
+export function podCacheView(object: WireObject): WireObject {
+  const pod = object as PodObject;
+  const status = pod.status;
+  const kept: PodObject = {
+    ...(pod.apiVersion !== undefined ? { apiVersion: pod.apiVersion } : {}),
+    ...(pod.kind !== undefined ? { kind: pod.kind } : {}),
+    metadata: pick(pod.metadata ?? {}, POD_METADATA),
+  };
+  if (status) {
+    kept.status = {
+      ...pick(status, ['phase', 'reason', 'message', 'startTime'] as const),
+      ...(status.conditions
+        ? {
+            conditions: status.conditions.map((c) =>
+              pick(c, ['type', 'status', 'lastTransitionTime'] as const),
+            ),
+          }
+        : {}),
+      ...(status.containerStatuses
+        ? {
+            containerStatuses: status.containerStatuses.map((c) => ({
+              name: c.name,
+              ...(c.state?.terminated ? { state: { terminated: c.state.terminated } } : {}),
+            })) as NonNullable<PodObject['status']>['containerStatuses'],
+          }
+        : {}),
+    };
+  }
+  return kept as WireObject;
+}
+
+/** The transform of each informer: every kind drops its managed fields, Pods keep their cache view only. */
+const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => WireObject>> = {
+  exporterSets: withoutManagedFields,
+  virtualTargetClasses: withoutManagedFields,
+  exporters: withoutManagedFields,
+  leases: withoutManagedFields,
+  pods: podCacheView,
+  secrets: withoutManagedFields,
+};
+
 /** Client-side filters of the informers that have one. */
 const DEFAULT_KEEP: Readonly<Partial<Record<InformerName, (object: WireObject) => boolean>>> = {
   secrets: keepSecret,
@@ -97,13 +176,24 @@ function customSource<T>(client: CustomObjectClient<T>): InformerSource<T> {
 
 function coreSource<T>(
   resource: ApiResource,
-  list: (namespace: string | undefined, labelSelector: string | undefined) => Promise<{ items: unknown[] }>,
+  transform: (object: WireObject) => WireObject,
+  list: (
+    namespace: string | undefined,
+    labelSelector: string | undefined,
+  ) => Promise<{ metadata?: unknown; items: unknown[] }>,
 ): InformerSource<T> {
   return {
     resource: resource.plural,
     path: (namespace) => collectionPath(resource, namespace),
-    // Typed core lists carry Dates; the cache holds wire JSON like the watch events.
-    list: async (namespace, labelSelector) => toWire(await list(namespace, labelSelector)) as ListOf<T>,
+    // Typed core lists carry Dates; the cache holds wire JSON like the watch events. Each item is cut
+    // down before its JSON round trip, so a list of 10,000 Pods is never copied whole (bench P4).
+    list: async (namespace, labelSelector) => {
+      const typed = await list(namespace, labelSelector);
+      return {
+        ...(typed.metadata !== undefined ? { metadata: toWire(typed.metadata) } : {}),
+        items: typed.items.map((item) => toWire(transform(item as WireObject))),
+      } as ListOf<T>;
+    },
   };
 }
 
@@ -122,6 +212,7 @@ export function createInformers(
     const keep = DEFAULT_KEEP[name];
     return new ResourceInformer<T>(source, {
       ...(keep !== undefined ? { keep } : {}),
+      transform: DEFAULT_TRANSFORM[name],
       kubeConfig: clients.kubeConfig,
       ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
@@ -142,7 +233,7 @@ export function createInformers(
   const leases = make<Lease>('leases', customSource(clients.leases));
   const pods = make<PodObject>(
     'pods',
-    coreSource(PodResource, (namespace, labelSelector) =>
+    coreSource(PodResource, DEFAULT_TRANSFORM.pods, (namespace, labelSelector) =>
       namespace === undefined
         ? core.listPodForAllNamespaces(selectorParam(labelSelector))
         : core.listNamespacedPod({ namespace, ...selectorParam(labelSelector) }),
@@ -150,7 +241,7 @@ export function createInformers(
   );
   const secrets = make<SecretObject>(
     'secrets',
-    coreSource(SecretResource, (namespace, labelSelector) =>
+    coreSource(SecretResource, DEFAULT_TRANSFORM.secrets, (namespace, labelSelector) =>
       namespace === undefined
         ? core.listSecretForAllNamespaces(selectorParam(labelSelector))
         : core.listNamespacedSecret({ namespace, ...selectorParam(labelSelector) }),

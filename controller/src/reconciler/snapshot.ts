@@ -5,10 +5,23 @@
  * Leases, the expectations in flight, and the config Secret data each live instance should hold.
  *
  * The credential Secrets `<exporter>-exporter` are Jumpstarter's; the Secret cache keeps them (see
- * `keepSecret`), so tokens are read from memory. The CA bundle ConfigMap is read with one GET per pass
- * that renders or checks a config (it is one small object, and watching every ConfigMap of a
- * namespace for it would cost more).
+ * `keepSecret`), so tokens are read from memory. The CA bundle ConfigMap is read with a GET when a pass
+ * renders or checks a config (it is one small object, and watching every ConfigMap of a namespace for
+ * it would cost more). Only the first read in a namespace is waited for: later passes use the last
+ * value and refresh it in the background once it is `CA_BUNDLE_REUSE_MS` old (bench P2: a GET per pass
+ * put a round trip, waiting behind a busy API server, on the path from a Lease event to the refill
+ * create). A changed bundle reaches the config Secrets at the first pass after the refresh.
+ *
+ * The config Secret each live instance should hold is rendered once per distinct input, not once per
+ * pass: rendering builds a YAML document per instance, which made up most of a pass's CPU time
+ * (bench P2: ~0.6 ms per instance, on the path from a Lease event to the refill create). The memo is
+ * keyed by everything a provisioner's render reads — the set's and class's identity and spec, the
+ * Exporter's identity, metadata, spec, endpoint and credential, the token and the CA bundle — so a
+ * change to any of them renders again; it belongs to the reconciler (its `deps`) and forgets an
+ * instance once its Exporter leaves the cache.
  */
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import {
   DefaultCaBundle,
@@ -68,6 +81,110 @@ export interface SetWorld {
 
 const LIVE_PHASES = new Set(['Pending', 'Running', 'Unknown', undefined]);
 
+/** How long (controller clock) a CA bundle read is used before a pass refreshes it. */
+export const CA_BUNDLE_REUSE_MS = 30_000;
+
+type ConfigMapData = Readonly<Record<string, string>> | undefined;
+
+interface ConfigMapRead {
+  /** When the value was read (or the refresh in flight was started). */
+  at: number;
+  /** The first read, until it settles; later passes get `value` at once. */
+  first?: Promise<ConfigMapData>;
+  value?: ConfigMapData;
+  known: boolean;
+  refreshing: boolean;
+}
+
+/** Per reconciler (its deps object): `namespace/name` → what is known of that ConfigMap's data. */
+const configMapReads = new WeakMap<SnapshotDeps, Map<string, ConfigMapRead>>();
+
+/**
+ * The data of ConfigMap `namespace/name` (undefined when it does not exist). Only the first read in a
+ * namespace is waited for; afterwards a pass gets the last value at once and, when it is older than
+ * `CA_BUNDLE_REUSE_MS`, starts a refresh that the next passes use (a failed refresh keeps the value).
+ */
+function readConfigMapData(deps: SnapshotDeps, namespace: string, name: string): Promise<ConfigMapData> {
+  let reads = configMapReads.get(deps);
+  if (!reads) {
+    reads = new Map();
+    configMapReads.set(deps, reads);
+  }
+  const id = `${namespace}/${name}`;
+  const now = deps.clock.now();
+  const get = (): Promise<ConfigMapData> =>
+    deps.core.readNamespacedConfigMap({ namespace, name }).then(
+      (configMap): ConfigMapData => configMap.data,
+      (error: unknown): ConfigMapData => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      },
+    );
+  const read = reads.get(id);
+  if (!read?.known) {
+    if (read?.first) return read.first;
+    const entry: ConfigMapRead = { at: now, known: false, refreshing: false };
+    entry.first = get().then(
+      (data) => {
+        Object.assign(entry, { value: data, known: true, first: undefined });
+        return data;
+      },
+      (error: unknown) => {
+        reads.delete(id); // nothing known yet: the next pass asks again
+        throw error;
+      },
+    );
+    reads.set(id, entry);
+    return entry.first;
+  }
+  if (now - read.at >= CA_BUNDLE_REUSE_MS && !read.refreshing) {
+    read.refreshing = true;
+    get().then(
+      (data) => Object.assign(read, { value: data, at: deps.clock.now(), refreshing: false }),
+      () => Object.assign(read, { refreshing: false }),
+    );
+  }
+  return Promise.resolve(read.value);
+}
+
+/**
+ * A rendered config Secret's data (undefined: not renderable) and a digest of the inputs it was
+ * rendered from. When the live Secret holds the same data, `data` is the cached Secret's own object,
+ * so the memo costs next to nothing per instance.
+ */
+interface RenderedConfig {
+  readonly inputs: string;
+  readonly data: Readonly<Record<string, string>> | undefined;
+}
+
+/** Per reconciler (its deps object): set key → instance name → the last rendered config. */
+const renderedConfigs = new WeakMap<SnapshotDeps, Map<string, Map<string, RenderedConfig>>>();
+
+function configMemoOf(deps: SnapshotDeps): Map<string, Map<string, RenderedConfig>> {
+  let memo = renderedConfigs.get(deps);
+  if (!memo) {
+    memo = new Map();
+    renderedConfigs.set(deps, memo);
+  }
+  return memo;
+}
+
+/** Everything of an Exporter a render may read, for the memo's key (not its status beyond these). */
+function exporterInputs(exporter: Exporter): unknown[] {
+  const { uid, name, namespace, labels, annotations, ownerReferences } = exporter.metadata ?? {};
+  return [
+    uid,
+    name,
+    namespace,
+    labels,
+    annotations,
+    ownerReferences,
+    exporter.spec,
+    exporter.status?.endpoint,
+    exporter.status?.credential,
+  ];
+}
+
 function isNotFound(error: unknown): boolean {
   return (error as { code?: number }).code === 404;
 }
@@ -103,7 +220,11 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   const { caches, expectations } = deps;
   const { namespace, name } = parseObjectKey(key);
   const cached = caches.exporterSets.get(namespace, name);
-  if (!cached) return undefined;
+  const configMemo = configMemoOf(deps);
+  if (!cached) {
+    configMemo.delete(key);
+    return undefined;
+  }
   const set = deps.statuses.newest(key, cached);
   expectations.settle(key, (entry) => observed(entry, set, namespace, caches));
 
@@ -122,15 +243,9 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   let caBundle: Promise<string | undefined> | undefined;
   const caBundleOf = (): Promise<string | undefined> => {
     const ref = cls?.spec?.caBundleConfigMapRef;
-    caBundle ??= deps.core
-      .readNamespacedConfigMap({ namespace, name: ref?.name ?? DefaultCaBundle.configMapName })
-      .then(
-        (configMap) => configMap.data?.[ref?.key ?? DefaultCaBundle.key],
-        (error: unknown) => {
-          if (isNotFound(error)) return undefined;
-          throw error;
-        },
-      );
+    caBundle ??= readConfigMapData(deps, namespace, ref?.name ?? DefaultCaBundle.configMapName).then(
+      (data) => data?.[ref?.key ?? DefaultCaBundle.key],
+    );
     return caBundle;
   };
   const render = async (instanceName: string): Promise<RenderedInstance> => {
@@ -149,13 +264,53 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     });
   };
 
+  const previousConfigs = configMemo.get(key);
+  const configs = new Map<string, RenderedConfig>();
+  configMemo.set(key, configs);
+  let setInputs: string | undefined;
+  const desiredConfigOf = async (
+    exporter: Exporter,
+    live: SecretView | undefined,
+  ): Promise<Readonly<Record<string, string>> | undefined> => {
+    const exporterName = exporter.metadata?.name ?? '';
+    const token = tokenOf(exporter);
+    const ca = await caBundleOf();
+    setInputs ??= JSON.stringify([
+      set.metadata?.uid,
+      set.metadata?.name,
+      set.spec,
+      cls?.metadata?.uid,
+      cls?.spec,
+    ]);
+    const inputs = createHash('sha256')
+      .update(setInputs)
+      .update('\u0000')
+      .update(JSON.stringify([...exporterInputs(exporter), token, ca]))
+      .digest('base64');
+    const previous = previousConfigs?.get(exporterName);
+    if (previous?.inputs === inputs) {
+      configs.set(exporterName, previous);
+      return previous.data;
+    }
+    let data: Readonly<Record<string, string>> | undefined;
+    try {
+      const rendered = await render(exporterName);
+      const secret = rendered.objects.find((o) => o.kind === 'Secret') as SecretView | undefined;
+      data =
+        secret?.data && live?.data && isDeepStrictEqual(secret.data, live.data) ? live.data : secret?.data;
+    } catch {
+      // Not renderable now (token not issued yet, invalid parameters): only a missing Secret is repaired.
+    }
+    configs.set(exporterName, { inputs, data });
+    return data;
+  };
+
   const instances: InstanceSnapshot[] = await Promise.all(
     exporters.map(async (exporter): Promise<InstanceSnapshot> => {
       const exporterName = exporter.metadata?.name ?? '';
       const pod = caches.pods.get(namespace, exporterName) as PodView | undefined;
       const configSecret = caches.secrets.get(namespace, configSecretName(exporterName)) as
         SecretView | undefined;
-      let desiredConfigSecretData: Record<string, string> | undefined;
       const checkConfig =
         pod !== undefined &&
         LIVE_PHASES.has(pod.status?.phase) &&
@@ -164,15 +319,7 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
         exporter.metadata?.deletionTimestamp === undefined &&
         exporter.status?.credential?.name !== undefined &&
         exporter.status?.endpoint !== undefined;
-      if (checkConfig) {
-        try {
-          const rendered = await render(exporterName);
-          const secret = rendered.objects.find((o) => o.kind === 'Secret') as SecretView | undefined;
-          desiredConfigSecretData = secret?.data ? { ...secret.data } : undefined;
-        } catch {
-          // Not renderable now (token not issued yet, invalid parameters): only a missing Secret is repaired.
-        }
-      }
+      const desiredConfigSecretData = checkConfig ? await desiredConfigOf(exporter, configSecret) : undefined;
       return {
         exporter,
         ...(pod !== undefined ? { pod } : {}),

@@ -60,15 +60,29 @@ interface Tracker {
   peak: number;
 }
 
+/** Told of each request as the server starts serving it; the server passes its full attributes. */
+export type RequestListener = (request: RequestKey & Partial<RequestAttributes>) => void;
+
 export class RequestCounters {
   private readonly entries = new Map<string, CounterEntry>();
   private readonly trackers = new Set<Tracker>();
+  private readonly listeners = new Set<RequestListener>();
+
+  /**
+   * Calls `listener` as each request arrives (before any latency fault), e.g. so a benchmark can
+   * timestamp a controller's create on the server's side. Returns the unsubscribe function.
+   */
+  onRequest(listener: RequestListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
 
   /**
    * Called by the server when it starts serving a request (latency faults included); the returned
-   * function when it has answered. Feeds the concurrency trackers.
+   * function when it has answered. Feeds the concurrency trackers and the request listeners.
    */
-  begin(key: RequestKey): () => void {
+  begin(key: RequestKey & Partial<RequestAttributes>): () => void {
+    for (const listener of this.listeners) listener(key);
     const hit = [...this.trackers].filter((t) => matches(key, t.filter));
     for (const t of hit) {
       t.current += 1;

@@ -1,0 +1,20 @@
+/**
+ * The benchmarks of issue 6, in run order. Modules load lazily: they import the built packages, which
+ * the runner may have to build first.
+ */
+import type { Benchmark } from './support/benchmark';
+
+export interface BenchmarkEntry {
+  readonly id: string;
+  readonly name: string;
+  load(): Promise<Benchmark>;
+}
+
+export const BENCHMARKS: readonly BenchmarkEntry[] = [
+  { id: 'p1', name: 'p1-scale-up', load: async () => (await import('./p1-scale-up')).p1 },
+  { id: 'p2', name: 'p2-reaction', load: async () => (await import('./p2-reaction')).p2 },
+  { id: 'p3', name: 'p3-idle', load: async () => (await import('./p3-idle')).p3 },
+  { id: 'p4', name: 'p4-memory', load: async () => (await import('./p4-memory')).p4 },
+  { id: 'p5', name: 'p5-synth', load: async () => (await import('./p5-synth')).p5 },
+  { id: 'p6', name: 'p6-drain', load: async () => (await import('./p6-drain')).p6 },
+];

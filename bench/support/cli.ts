@@ -1,0 +1,103 @@
+/**
+ * The command line of `npm run bench`: benchmark ids (`p1 … p6`, or their names) to run — all when
+ * none — and the settings. Errors are sentences that say what to type instead.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { BenchSettings } from './benchmark';
+
+export interface CommandLine {
+  readonly selected: readonly string[];
+  readonly settings: BenchSettings;
+  readonly resultsDir: string;
+  readonly build: boolean;
+  readonly help: boolean;
+  /** Print the recorded results as a Markdown table instead of running anything. */
+  readonly report: boolean;
+}
+
+export const USAGE = `usage: npm run bench -- [p1 … p6] [options]
+
+  p1 … p6             benchmarks to run (default: all); names like scale-up work too
+  --quick             smaller samples and shorter periods (a smoke run; figures are rougher)
+  --idle-seconds <n>  P3's measured idle period (default 60, quick 10)
+  --iterations <n>    P2's number of leases measured (default 200, quick 30)
+  --cpu-prof [dir]    run the controller with --cpu-prof, profiles into dir (default: a temp dir)
+  --results-dir <dir> where <name>.json goes (default bench/results)
+  --no-build          do not run npm run build when out/ is missing or stale
+  --report            print the recorded results (the results dir) as a Markdown table; runs nothing
+`;
+
+export class UsageError extends Error {}
+
+export function parseCommandLine(
+  argv: readonly string[],
+  benchmarks: readonly { id: string; name: string }[],
+  root: string,
+): CommandLine {
+  const selected: string[] = [];
+  let quick = false;
+  let idleSeconds: number | undefined;
+  let iterations: number | undefined;
+  let cpuProfileDir: string | undefined;
+  let resultsDir = path.join(root, 'bench', 'results');
+  let build = true;
+  let help = false;
+  let report = false;
+  const number = (flag: string, value: string | undefined): number => {
+    const n = Number(value);
+    if (value === undefined || !Number.isInteger(n) || n <= 0) {
+      throw new UsageError(
+        `${flag} needs a positive whole number, e.g. ${flag} 30; got ${value ?? 'nothing'}`,
+      );
+    }
+    return n;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--quick') quick = true;
+    else if (arg === '--help' || arg === '-h') help = true;
+    else if (arg === '--no-build') build = false;
+    else if (arg === '--report') report = true;
+    else if (arg === '--idle-seconds') idleSeconds = number(arg, argv[++i]);
+    else if (arg === '--iterations') iterations = number(arg, argv[++i]);
+    else if (arg === '--results-dir') resultsDir = path.resolve(argv[++i] ?? resultsDir);
+    else if (arg === '--cpu-prof') {
+      const next = argv[i + 1];
+      cpuProfileDir =
+        next !== undefined && !next.startsWith('-') && !isBenchmark(next, benchmarks)
+          ? path.resolve(argv[++i])
+          : path.join(os.tmpdir(), 'virtual-exporters-bench-profiles');
+    } else if (arg.startsWith('-')) throw new UsageError(`unknown option ${arg}\n\n${USAGE}`);
+    else {
+      const found = benchmarks.find((b) => isBenchmark(arg, [b]));
+      if (!found) {
+        throw new UsageError(
+          `unknown benchmark ${arg}: choose from ${benchmarks.map((b) => `${b.id} (${b.name})`).join(', ')}`,
+        );
+      }
+      if (!selected.includes(found.id)) selected.push(found.id);
+    }
+  }
+  return {
+    selected:
+      selected.length > 0
+        ? benchmarks.filter((b) => selected.includes(b.id)).map((b) => b.id)
+        : benchmarks.map((b) => b.id),
+    settings: {
+      quick,
+      idleSeconds: idleSeconds ?? (quick ? 10 : 60),
+      reactionIterations: iterations ?? (quick ? 30 : 200),
+      ...(cpuProfileDir !== undefined ? { cpuProfileDir } : {}),
+    },
+    resultsDir,
+    build,
+    help,
+    report,
+  };
+}
+
+function isBenchmark(arg: string, benchmarks: readonly { id: string; name: string }[]): boolean {
+  const a = arg.toLowerCase();
+  return benchmarks.some((b) => a === b.id || a === b.name || a === b.name.replace(/^p\d-/, ''));
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from '@jest/globals';
+import { parseCommandLine, UsageError } from '../../bench/support/cli';
+
+const BENCHMARKS = [
+  { id: 'p1', name: 'p1-scale-up' },
+  { id: 'p2', name: 'p2-reaction' },
+  { id: 'p3', name: 'p3-idle' },
+];
+
+describe('npm run bench command line', () => {
+  it('runs everything by default, with the full settings', () => {
+    const line = parseCommandLine([], BENCHMARKS, '/repo');
+    expect(line.selected).toEqual(['p1', 'p2', 'p3']);
+    expect(line.settings).toEqual({ quick: false, idleSeconds: 60, reactionIterations: 200 });
+    expect(line.resultsDir).toBe('/repo/bench/results');
+    expect(line.build).toBe(true);
+    expect(line.report).toBe(false);
+  });
+
+  it('selects benchmarks by id or name, in run order, and shortens quick runs', () => {
+    const line = parseCommandLine(['p3', '--quick', 'scale-up', 'p3-idle'], BENCHMARKS, '/repo');
+    expect(line.selected).toEqual(['p1', 'p3']);
+    expect(line.settings).toMatchObject({ quick: true, idleSeconds: 10, reactionIterations: 30 });
+  });
+
+  it('takes the period, the iterations, a profile directory and no build', () => {
+    const line = parseCommandLine(
+      ['--idle-seconds', '5', '--iterations', '7', '--cpu-prof', '/tmp/p', '--no-build', 'p2'],
+      BENCHMARKS,
+      '/repo',
+    );
+    expect(line.settings).toMatchObject({ idleSeconds: 5, reactionIterations: 7, cpuProfileDir: '/tmp/p' });
+    expect(line.selected).toEqual(['p2']);
+    expect(line.build).toBe(false);
+    expect(parseCommandLine(['--report'], BENCHMARKS, '/repo').report).toBe(true);
+    // --cpu-prof before a benchmark id takes no directory.
+    expect(parseCommandLine(['--cpu-prof', 'p2'], BENCHMARKS, '/repo').selected).toEqual(['p2']);
+  });
+
+  it('says what to type instead of a mistake', () => {
+    expect(() => parseCommandLine(['p9'], BENCHMARKS, '/repo')).toThrow(
+      'unknown benchmark p9: choose from p1 (p1-scale-up), p2 (p2-reaction), p3 (p3-idle)',
+    );
+    expect(() => parseCommandLine(['--idle-seconds', 'soon'], BENCHMARKS, '/repo')).toThrow(
+      '--idle-seconds needs a positive whole number, e.g. --idle-seconds 30; got soon',
+    );
+    expect(() => parseCommandLine(['--fast'], BENCHMARKS, '/repo')).toThrow(UsageError);
+  });
+});
