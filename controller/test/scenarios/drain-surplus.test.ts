@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   NS,
   createClass,
+  eventsOf,
   createSet,
   getSet,
   instancesOf,
@@ -71,12 +72,9 @@ describe('scenario 5: draining surplus', () => {
     // at speedUp 20 a busy CI machine stretches the simulators' own work on 20 deletions.
     expect(Math.min(...deletedAt)).toBeGreaterThanOrEqual(windowStart + COOLDOWN_MS);
     expect(Math.max(...deletedAt) - (windowStart + COOLDOWN_MS)).toBeLessThan(5 * COOLDOWN_MS);
-    const disabled = (
-      cluster.store.list(cluster.registry.get('', 'v1', 'events')!, NS).items as unknown as {
-        reason: string;
-        message: string;
-      }[]
-    ).filter((e) => e.reason === 'ScaledDown' && e.message.startsWith('disabled'));
+    const disabled = eventsOf(cluster, 'drain').filter(
+      (e) => e.reason === 'ScaledDown' && e.message.startsWith('disabled'),
+    );
     expect(disabled.map((e) => e.message.split(' ').slice(0, 3).join(' '))).toEqual([
       'disabled 20 instances',
     ]);

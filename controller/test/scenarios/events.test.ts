@@ -8,6 +8,7 @@ import {
   NS,
   TEMPLATE_LABELS,
   createClass,
+  eventsOf,
   createSet,
   getSet,
   instancesOf,
@@ -18,21 +19,10 @@ import {
 
 const startScenario = scenarioPerTest();
 
-interface EventView {
-  readonly reason: string;
-  readonly message: string;
-  readonly type: string;
-  readonly involvedObject: { kind?: string; name?: string; uid?: string };
-  readonly source?: { component?: string };
-}
-
 describe('events on the set', () => {
   it('records scale actions and condition changes with what, which and why', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
-    const events = () =>
-      (
-        cluster.store.list(cluster.registry.get('', 'v1', 'events')!, NS).items as unknown as EventView[]
-      ).filter((e) => e.involvedObject.kind === 'ExporterSet' && e.involvedObject.name === 'ev');
+    const events = () => eventsOf(cluster, 'ev');
     const withReason = (reason: string) => events().filter((e) => e.reason === reason);
     const leases = cluster.jumpstarter!.leases;
     createClass(cluster);
@@ -112,9 +102,7 @@ describe('events on the set', () => {
     createClass(cluster);
     createSet(cluster, 'fails', { minAvailableReplicas: 1 });
     const failure = await until('StartupFailure', () =>
-      (
-        cluster.store.list(cluster.registry.get('', 'v1', 'events')!, NS).items as unknown as EventView[]
-      ).find((e) => e.reason === 'StartupFailure'),
+      eventsOf(cluster).find((e) => e.reason === 'StartupFailure'),
     );
     expect(failure.type).toBe('Warning');
     expect(failure.message).toMatch(

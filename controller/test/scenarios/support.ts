@@ -172,6 +172,24 @@ export function podNames(cluster: TestCluster): string[] {
   );
 }
 
+/** A core Event as the scenarios read it. */
+export interface EventView {
+  readonly reason: string;
+  readonly message: string;
+  readonly type: string;
+  readonly involvedObject: { kind?: string; name?: string; uid?: string };
+  readonly source?: { component?: string };
+}
+
+/** The Events of the namespace, optionally only those on the ExporterSet `set`. */
+export function eventsOf(cluster: TestCluster, set?: string): EventView[] {
+  const items = cluster.store.list(cluster.registry.get('', 'v1', 'events')!, NS)
+    .items as unknown as EventView[];
+  return set === undefined
+    ? items
+    : items.filter((e) => e.involvedObject.kind === 'ExporterSet' && e.involvedObject.name === set);
+}
+
 export const condition = (set: ExporterSet | undefined, type: string) =>
   set?.status?.conditions?.find((c) => c.type === type);
 
