@@ -337,12 +337,18 @@ function buildStatus(
   };
 }
 
+/** The Exporter creates and deletes among `actions`: the writes ReplicaFailure reports on. */
+function replicaWrites(actions: readonly Action[]): number {
+  return actions.filter((a) => a.type === 'CreateExporter' || a.type === 'DeleteExporter').length;
+}
+
 const NOTHING_PLANNED = {
   creating: 0,
   promoting: 0,
   rendering: 0,
   removing: 0,
   deferred: 0,
+  replicaWrites: 0,
 } as const;
 
 function finish(
@@ -391,6 +397,7 @@ function planDrain(world: World): Plan {
       startupFailures: 0,
       backoffMs: 0,
       removing: actions.filter((a) => a.type !== 'RemoveFinalizer').length,
+      replicaWrites: replicaWrites(actions),
       creatingInFlight: world.virtualCreates.length,
       retiring: 0,
       outdated: 0,
@@ -672,6 +679,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       rendering,
       removing: decision.removals.length,
       deferred: decision.deferred,
+      replicaWrites: replicaWrites(actions),
       creatingInFlight: world.virtualCreates.length,
       retiring: leaving.length,
       outdated,

@@ -42,6 +42,8 @@ export interface ConditionFacts {
   readonly removing: number;
   /** Realised instances wanted but held back (ceiling, burst, gate). */
   readonly deferred: number;
+  /** Exporter creates and deletes this pass sends (the writes whose failures ReplicaFailure reports). */
+  readonly replicaWrites: number;
   readonly creatingInFlight: number;
   readonly retiring: number;
   readonly outdated: number;
@@ -208,17 +210,26 @@ function parametersValid(f: ConditionFacts): ConditionInput {
 
 /**
  * ReplicaFailure belongs to the executor (it sees the API errors): the planner keeps what is there and
- * only fills in False when the condition is missing.
+ * fills in False when the condition is missing. It also clears a True one when this pass wants no
+ * Exporter create or delete at all (none planned, none held back but by the ceiling): the failed
+ * write was retried by a pass whose status was then lost (a failed status write, a controller
+ * restart), or is no longer needed (the set shrank, the instance went away or got leased), and
+ * nothing else would ever clear it — only a pass that sends creates or deletes does.
  */
-function replicaFailure(previous: readonly Condition[] | undefined): ConditionInput {
-  const old = findCondition(previous, ConditionTypes.ReplicaFailure);
-  if (old) return { type: old.type, status: old.status, reason: old.reason, message: old.message };
-  return {
-    type: ConditionTypes.ReplicaFailure,
-    status: 'False',
-    reason: R.NoFailures,
-    message: 'creates and deletes succeed',
-  };
+function replicaFailure(previous: readonly Condition[] | undefined, f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.ReplicaFailure;
+  const old = findCondition(previous, type);
+  if (!old) return { type, status: 'False', reason: R.NoFailures, message: 'creates and deletes succeed' };
+  const heldBack = f.limited && f.starting + f.creatingInFlight + f.rendering === 0 ? 0 : f.deferred;
+  if (old.status === 'True' && f.replicaWrites + heldBack === 0) {
+    return {
+      type,
+      status: 'False',
+      reason: R.NoFailures,
+      message: `no Exporter create or delete is outstanding (the earlier ${old.reason} no longer applies)`,
+    };
+  }
+  return { type: old.type, status: old.status, reason: old.reason, message: old.message };
 }
 
 /** The set's conditions after this pass; conditions of other types are kept as they are. */
@@ -234,7 +245,7 @@ export function setConditions(
     progressing(facts),
     degraded(facts),
     scalingLimited(facts),
-    replicaFailure(previous),
+    replicaFailure(previous, facts),
     parametersValid(facts),
   ]) {
     conditions = setCondition(conditions, input, now, generation);
