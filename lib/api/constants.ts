@@ -103,6 +103,11 @@ export const ConditionReasons = {
   SelectorDoesNotMatchTemplate: 'SelectorDoesNotMatchTemplate',
   /** Degraded=True: instances that were ready went offline while their Pod runs. */
   InstancesOffline: 'InstancesOffline',
+  /**
+   * Degraded=True: instances have waited long for their credential Secret (`<exporter>-exporter`, key
+   * `token`) or endpoint from Jumpstarter; the message names the Secret, never its value.
+   */
+  CredentialNotIssued: 'CredentialNotIssued',
   /** Degraded=False. */
   AsExpected: 'AsExpected',
   /** ScalingLimited=False. */

@@ -19,7 +19,9 @@
  *    running a lease hook (about to be available again, or to exit) — unless its Pod has existed
  *    for longer than the startup timeout without its exporter ever becoming ready: then it is
  *    `failed` (stuck booting, unschedulable, an image that never pulls), replaced like a Pod that
- *    failed and counted as a startup failure, so a stuck instance never holds the warm buffer.
+ *    failed and counted as a startup failure, so a stuck instance never holds the warm buffer. The
+ *    same holds for an instance that still has no Pod because its credential never came
+ *    (credential-wait.ts): its startup timeout counts from the Exporter's creation.
  */
 import {
   Annotations,
@@ -30,6 +32,7 @@ import {
   type ExporterSet,
   type ScaleReason,
 } from 'virtual-exporters';
+import { awaitedCredential, credentialIssued } from './credential-wait';
 import { isOwnedBy } from './exporter';
 import type { InFlight, InstanceSnapshot, PodView } from './snapshot';
 import { toMillis } from './snapshot';
@@ -89,6 +92,11 @@ export interface InstanceView {
   readonly leaseRefUnconfirmed: boolean;
   /** Online=True right now (a crashed exporter stays online until it is not seen for a while). */
   readonly online: boolean;
+  /**
+   * For a `starting` instance that wants a Pod but cannot have one yet: what it waits for from
+   * Jumpstarter (the credential Secret's namespace/name, or the endpoint). Its wait runs from `createdAt`.
+   */
+  readonly awaiting?: string;
   readonly source: InstanceSnapshot;
 }
 
@@ -250,6 +258,19 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     const why = instance.pod?.status?.message ?? instance.pod?.status?.reason;
     endMessage = `not ready ${Math.round(context.startup!.timeoutMs / 1000)} s after its Pod was created${why ? ` (${why})` : ''}`;
   }
+  const createdAt = toMillis(exporter.metadata?.creationTimestamp);
+  const awaiting =
+    state === 'starting' && !standby && !podPresent && !credentialIssued(instance)
+      ? awaitedCredential(instance)
+      : undefined;
+  if (awaiting !== undefined && context.startup && createdAt !== undefined) {
+    const deadline = createdAt + context.startup.timeoutMs;
+    if (context.startup.now >= deadline) {
+      state = 'failed';
+      endedAt = deadline;
+      endMessage = `no Pod ${Math.round(context.startup.timeoutMs / 1000)} s after the Exporter was created: Jumpstarter never issued its ${awaiting}`;
+    }
+  }
   return {
     name,
     ...(instanceOrdinalOf(set, name) !== undefined ? { ordinal: instanceOrdinalOf(set, name) } : {}),
@@ -264,7 +285,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     pod,
     podPresent,
     everReady: readySincePod(exporter, instance.pod, ready),
-    createdAt: toMillis(exporter.metadata?.creationTimestamp) ?? 0,
+    createdAt: createdAt ?? 0,
     ...(endedAt !== undefined ? { endedAt } : {}),
     ...(endMessage !== undefined ? { endMessage } : {}),
     ...(retiring
@@ -276,6 +297,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
       : {}),
     leaseRefUnconfirmed: leaseRef !== undefined && leaseRef !== '' && !context.endedLeases.has(leaseRef),
     online,
+    ...(awaiting !== undefined && state === 'starting' ? { awaiting } : {}),
     source: instance,
   };
 }

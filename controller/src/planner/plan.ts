@@ -88,6 +88,7 @@ import { retire } from './retire';
 import { currentRevision } from './revision';
 import { decideScale, type ScaleDecision } from './scaling';
 import { setConditions, type ConditionFacts } from './set-conditions';
+import { credentialGraceMs, credentialIssued } from './credential-wait';
 import {
   resolveOptions,
   toMillis,
@@ -167,17 +168,24 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
 }
 
 /**
- * The lowest ordinal no name can collide with (rule 15): status.nextOrdinal, and one above every
- * ordinal on an Exporter labelled with the set (detached and deleting ones too), a create in flight,
- * or a Lease's exporterRef — so a lost status never makes a name point at a new instance.
- */
-/**
  * Ordinals from here on are never issued (a trillion creates away): a name beyond it cannot be an old
  * instance of the set, so it does not move the counter — else one hostile Lease naming
  * `<set>-9007199254740991` would leave no safe name to issue.
  */
 const MAX_ORDINAL = 2 ** 40;
 
+/**
+ * The lowest ordinal no name can collide with (rule 15): status.nextOrdinal, and one above every
+ * ordinal on an Exporter labelled with the set (detached and deleting ones too), a create in flight,
+ * or a Lease's `status.exporterRef` — so a lost status never makes a name point at a new instance.
+ *
+ * Only the Exporter a Lease was assigned counts, not the one its spec pins: `status` is written by
+ * Jumpstarter alone (a subresource), a pin by anyone who may create Leases, so made-up pins would push
+ * the set's ordinals at will. A pin cannot take a later instance of that name either: Jumpstarter
+ * ends a Lease pinned to an Exporter that does not exist at once (INTEROP §2, `ExporterNotFound`), and
+ * one pinned to an instance that exists is assigned it (then `status.exporterRef` names it) or waits
+ * on it, while the Exporter itself keeps its ordinal counted.
+ */
 function firstFreeOrdinal(set: ExporterSet, names: Iterable<string>, leases: readonly Lease[]): number {
   const setName = set.metadata?.name ?? '';
   let next = count(set.status?.nextOrdinal, 0);
@@ -186,10 +194,7 @@ function firstFreeOrdinal(set: ExporterSet, names: Iterable<string>, leases: rea
     if (ordinal !== undefined && ordinal < MAX_ORDINAL) next = Math.max(next, ordinal + 1);
   };
   for (const name of names) see(name);
-  for (const lease of leases) {
-    see(nameOf(lease.status?.exporterRef));
-    see(nameOf(lease.spec?.exporterRef));
-  }
+  for (const lease of leases) see(nameOf(lease.status?.exporterRef));
   return next;
 }
 
@@ -447,8 +452,17 @@ function member(view: InstanceView, kind: MemberKind, removable: boolean): Membe
 }
 
 function hasCredential(view: InstanceView): boolean {
-  const status = view.source.exporter.status;
-  return Boolean(status?.credential?.name && status.endpoint);
+  return credentialIssued(view.source);
+}
+
+/** Instances whose wait for their credential outlasted the grace, for `Degraded`. */
+function awaitingCredential(world: World): ConditionFacts['awaitingCredential'] {
+  const grace = credentialGraceMs(world.options.startupTimeoutMs);
+  const waits = world.owned
+    .filter((v) => v.awaiting !== undefined && v.createdAt > 0 && world.now >= v.createdAt + grace)
+    .map((v) => `${v.name} waits for its ${v.awaiting}`)
+    .sort();
+  return waits.length > 0 ? { waits, timeoutMs: world.options.startupTimeoutMs } : undefined;
 }
 
 function sameData(
@@ -511,7 +525,8 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
         break;
       case 'failed':
       case 'exited':
-        if (spec.inPlaceReuse && !(spec.retain && view.servedLease)) {
+        // In place means a new Pod for the same Exporter: not for one that never got its credential.
+        if (spec.inPlaceReuse && view.podPresent && !(spec.retain && view.servedLease)) {
           replacing.push(view);
           members.push(member(view, 'starting', true));
         } else {
@@ -670,6 +685,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     {
       ...(invalidParameters !== undefined ? { invalidParameters } : {}),
       selectorMatchesTemplate,
+      awaitingCredential: awaitingCredential(world),
       startupFailures: failures.failures,
       ...(failures.lastFailureTime !== undefined ? { lastStartupFailureTime: failures.lastFailureTime } : {}),
       ...(failures.backoffUntil !== undefined ? { backoffUntil: failures.backoffUntil } : {}),
@@ -711,9 +727,19 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
   ]);
 }
 
-/** The earliest moment a booting instance's startup times out (a timer, so idle stays quiet otherwise). */
+/**
+ * The earliest moment a booting instance's startup times out, or a credential wait is named or times
+ * out (a timer, so idle stays quiet otherwise).
+ */
 function nextStartupDeadline(world: World): number | undefined {
   let next: number | undefined;
+  const grace = credentialGraceMs(world.options.startupTimeoutMs);
+  for (const v of world.owned) {
+    if (v.awaiting === undefined || v.createdAt <= 0) continue;
+    for (const due of [v.createdAt + grace, v.createdAt + world.options.startupTimeoutMs]) {
+      if (due > world.now && (next === undefined || due < next)) next = due;
+    }
+  }
   for (const v of world.owned) {
     if (v.state !== 'starting' || v.pod === 'none' || v.pod === 'going') continue;
     const created = toMillis(v.source.pod?.metadata?.creationTimestamp);

@@ -27,6 +27,11 @@ export interface ConditionFacts {
   readonly replicas: number;
   readonly leased: number;
   readonly starting: number;
+  /**
+   * Instances that wait for their credential from Jumpstarter beyond the grace, each as
+   * `<name> waits for <what>`, sorted; with the startup timeout that will replace them.
+   */
+  readonly awaitingCredential?: { readonly waits: readonly string[]; readonly timeoutMs: number };
   /** Names of instances that went offline, sorted. */
   readonly offline: readonly string[];
   /** Set when the set is being deleted. */
@@ -141,6 +146,16 @@ function degraded(f: ConditionFacts): ConditionInput {
       status: 'True',
       reason: R.SelectorDoesNotMatchTemplate,
       message: `spec.selector: ${RuleMessages.selectorMatchesTemplate}; no instances are created until the selector selects spec.template.metadata.labels`,
+    };
+  }
+  if (f.awaitingCredential && f.awaitingCredential.waits.length > 0) {
+    const { waits, timeoutMs } = f.awaitingCredential;
+    const shown = waits.slice(0, 3).join('; ') + (waits.length > 3 ? '; ...' : '');
+    return {
+      type,
+      status: 'True',
+      reason: ConditionReasons.CredentialNotIssued,
+      message: `${plural(waits.length, 'instance')} cannot start without a credential from Jumpstarter: ${shown}. Jumpstarter writes the Secret <exporter>-exporter itself; a Secret of that name someone else wrote first (without a token) blocks it: delete that Secret. Instances still waiting ${formatDuration(timeoutMs)} after their Exporter was created are replaced`,
     };
   }
   if (f.startupFailures > 0) {

@@ -70,6 +70,12 @@ export interface InstanceSnapshot {
    * missing Secret is repaired, a stale one is not detected.
    */
   readonly desiredConfigSecretData?: Readonly<Record<string, string>>;
+  /**
+   * `status.credential` names a Secret that holds no `token` (or that the Secret cache does not keep:
+   * one Jumpstarter did not write). Set by the reconciler for instances without a Pod; the Pod is not
+   * rendered until the token is there (see credential-wait.ts).
+   */
+  readonly credentialTokenMissing?: boolean;
 }
 
 /** An Exporter create the executor sent and the cache does not show yet. */

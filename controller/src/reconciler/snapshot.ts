@@ -320,8 +320,12 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
         exporter.status?.credential?.name !== undefined &&
         exporter.status?.endpoint !== undefined;
       const desiredConfigSecretData = checkConfig ? await desiredConfigOf(exporter, configSecret) : undefined;
+      // Before its first Pod: a credential Secret without a token (or not Jumpstarter's) blocks the render.
+      const credentialTokenMissing =
+        pod === undefined && exporter.status?.credential?.name !== undefined && !tokenOf(exporter);
       return {
         exporter,
+        ...(credentialTokenMissing ? { credentialTokenMissing } : {}),
         ...(pod !== undefined ? { pod } : {}),
         ...(configSecret !== undefined ? { configSecret } : {}),
         ...(desiredConfigSecretData !== undefined ? { desiredConfigSecretData } : {}),

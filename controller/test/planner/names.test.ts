@@ -29,14 +29,29 @@ describe('names', () => {
     expect(namesOf(result, 'CreateExporter')).toEqual(['pool-7']);
   });
 
-  it('never reuse a name an old Lease points at', () => {
+  it('never reuse a name an old Lease was assigned', () => {
     const result = plan(
       snapshot({
         set: makeSet({ minReplicas: 1 }),
-        leases: [lease('old', { exporter: 'pool-12', ended: true }), lease('pin', { pinnedTo: 'pool-20' })],
+        leases: [lease('old', { exporter: 'pool-12', ended: true })],
       }),
     );
-    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-21']);
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-13']);
+  });
+
+  it('are not pushed by names Lease specs pin (anyone may write a pin; Jumpstarter ends one to a missing Exporter)', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minReplicas: 1 }, { status: { nextOrdinal: 3 } }),
+        leases: [
+          lease('made-up', { pinnedTo: 'pool-1000000' }),
+          lease('ended', { pinnedTo: 'pool-20', ended: true }),
+          lease('assigned', { pinnedTo: 'pool-500', exporter: 'pool-7' }),
+        ],
+      }),
+    );
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-8']);
+    expect(result.status?.nextOrdinal).toBe(9);
   });
 
   it('never plan a create twice while it is in flight, and count it as supply', () => {
