@@ -80,7 +80,7 @@ describe('ReplicaFailure after the failed write stopped mattering', () => {
       }),
     );
     expect(namesOf(retrying, 'CreateExporter')).toHaveLength(1);
-    expect(conditionOf(retrying, 'ReplicaFailure')).toMatchObject(failed('FailedCreate'));
+    expect(conditionOf(retrying, 'ReplicaFailure')).toMatchObject({ ...failed('FailedCreate') });
 
     const deleting = plan(
       snapshot({
@@ -89,6 +89,6 @@ describe('ReplicaFailure after the failed write stopped mattering', () => {
       }),
     );
     expect(namesOf(deleting, 'DeleteExporter')).toEqual(['pool-0']);
-    expect(conditionOf(deleting, 'ReplicaFailure')).toMatchObject(failed('FailedDelete'));
+    expect(conditionOf(deleting, 'ReplicaFailure')).toMatchObject({ ...failed('FailedDelete') });
   });
 });
