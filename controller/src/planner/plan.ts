@@ -603,7 +603,9 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
   });
 
   const byName = new Map(world.owned.map((v) => [v.name, v]));
-  const removed = new Set(decision.removals.map((r) => r.name));
+  const keeper = lastEnabledKeeper(members, decision, leaving, byName);
+  const removals = decision.removals.filter((r) => r.name !== keeper);
+  const removed = new Set(removals.map((r) => r.name));
   const promoted = new Set(decision.promote.map((p) => p.name));
   for (const { name, reason } of decision.promote)
     actions.push({ type: 'PromoteStandby', name, reason, patch: promotePatch() });
@@ -653,10 +655,11 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
   }
   const retireContext = { set, retain: spec.retain, now };
   for (const { view, reason } of leaving) {
+    if (view.name === keeper) continue;
     const action = retire(view, reason, retireContext);
     if (action) actions.push(action);
   }
-  for (const removal of decision.removals) {
+  for (const removal of removals) {
     const view = byName.get(removal.name);
     const action = view ? retire(view, removal.reason, retireContext) : undefined;
     if (action) actions.push(action);
@@ -693,7 +696,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       creating: decision.creates.length,
       promoting: decision.promote.length,
       rendering,
-      removing: decision.removals.length,
+      removing: removals.length,
       deferred: decision.deferred,
       replicaWrites: replicaWrites(actions),
       creatingInFlight: world.virtualCreates.length,
@@ -705,7 +708,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
             window: {
               ...decision.window,
               dueAt: decision.window.start + spec.cooldownMs,
-              surplus: Math.max(0, decision.surplus - decision.removals.length),
+              surplus: Math.max(0, decision.surplus - removals.length),
             },
           }
         : {}),
@@ -725,6 +728,32 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     world.demand.nextBeginTime,
     nextStartupDeadline(world),
   ]);
+}
+
+/**
+ * Rule 12 when no standby can be made (found by the simulation, seeds 755, 762, 852): a pass that would
+ * leave nothing enabled — its last enabled instances leaving, and no create in their place because a
+ * gate (invalid parameters, a class fixed but not yet seen so), the ceiling or the burst cap stops it —
+ * keeps one of them, so a waiting lease stays Pending instead of ending at once (upstream Jumpstarter
+ * ends a lease when no enabled Exporter matches). An idle scale-down victim is kept before a failed or
+ * exited instance; the keeper leaves in the pass that can create the standby.
+ */
+function lastEnabledKeeper(
+  members: readonly Member[],
+  decision: ScaleDecision,
+  leaving: readonly { readonly view: InstanceView }[],
+  byName: ReadonlyMap<string, InstanceView>,
+): string | undefined {
+  if (decision.creates.length > 0) return undefined;
+  const removed = new Set(decision.removals.map((r) => r.name));
+  if (members.some((m) => m.enabled && !removed.has(m.name))) return undefined;
+  const victim = decision.removals.find((r) => byName.get(r.name)?.enabled === true);
+  if (victim !== undefined) return victim.name;
+  const gone = leaving
+    .map((l) => l.view)
+    .filter((v) => v.enabled && !v.leased)
+    .sort((a, b) => b.createdAt - a.createdAt || (a.name < b.name ? -1 : 1));
+  return gone[0]?.name;
 }
 
 /**

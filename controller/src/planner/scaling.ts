@@ -214,13 +214,15 @@ export function decideScale(input: ScaleInput): ScaleDecision {
     if (remaining > 0) window = due ? { start: input.now, target: need } : { start, target };
   }
 
-  // At the ceiling a rollout cannot surge: retire one outdated instance first, one at a time.
+  // At the ceiling a rollout cannot surge: retire one outdated instance first, one at a time — unless
+  // this pass already removes one, which frees the place (a second would cut into the warm buffer).
   const blockedOutdated = outdatedKept.filter((m) => !removals.some((r) => r.name === m.name));
   if (
     surgeWanted > 0 &&
     surged === 0 &&
     ceilingRoom <= 0 &&
     input.leaving === 0 &&
+    removals.length === 0 &&
     updatedStarting === 0 &&
     blockedOutdated.length > 0 &&
     (replacementIsStandby(blockedOutdated[0], tallyOf(members, wffc), req)

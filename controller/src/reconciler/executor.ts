@@ -172,14 +172,17 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
     applied.push(action);
   };
 
-  // AddFinalizer comes before everything (ACTION_ORDER); then the slow-start creates.
+  // AddFinalizer comes before everything (ACTION_ORDER), and nothing goes without it: a set deleted
+  // before its drain finalizer lands is gone at once, and the garbage collector deletes its instances,
+  // leased ones and their Leases too (simulation seed 862). The pass is retried with backoff.
   for (const action of others.filter((a) => a.type === 'AddFinalizer')) {
     try {
       await run(action);
     } catch (error) {
-      errors.push(error);
+      return { applied, changedReplicas: false, errors: [error] };
     }
   }
+  // Then the slow-start creates.
   const rest = others.filter((a) => a.type !== 'AddFinalizer');
   let createFailed = false;
   let offset = 0;

@@ -93,6 +93,9 @@ describe('scenario 19: RBAC replay', () => {
 
     // A crashed Pod: deleted and rendered again. (Any running instance: the one that served may have
     // left meanwhile, e.g. as scale-down surplus after it was offline while its token rotated.)
+    // The pool first drops its surplus (the refill made while r-1 was held): a crashed surplus
+    // instance would leave as scale-down, not have its Pod replaced.
+    await until('back to 2 instances', () => instancesOf(cluster, 'rbac').length === 2);
     const pods = cluster.registry.get('', 'v1', 'pods')!;
     const running = await until('a running instance', () =>
       instancesOf(cluster, 'rbac').find((e) => {
