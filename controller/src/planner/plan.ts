@@ -20,8 +20,9 @@
  *     (`ParametersValid=False` with the provisioner's findings), a selector that does not select the
  *     template labels and a spec that breaks the set's own rules (`Degraded`) create nothing — a set
  *     admitted by a CRD without our rules (a name too long for the set label, template labels or
- *     annotations Kubernetes refuses) would otherwise retry creates the API server always refuses; the startup-failure backoff (§3.9: 10 s doubling to
- *     5 min after each Pod that ended before its exporter was ready) starts no new Pod.
+ *     annotations Kubernetes refuses) would otherwise retry creates the API server always refuses;
+ *     the startup-failure backoff (§3.9: 10 s doubling to 5 min after each Pod that ended before its
+ *     exporter was ready) starts no new Pod.
  *  8. Leaving instances: ones we disabled are deleted once no lease names them; with ExitAndReplace an
  *     instance whose Pod ended is deleted (§3.8 recycle, or a failed one replaced); with InPlaceReuse
  *     its ended Pod is deleted and rendered again. The rules below refill.
