@@ -434,14 +434,14 @@ export function toJson_ExporterSetSpecSelectorMatchExpressions(obj: ExporterSetS
  */
 export interface ExporterSetSpecTemplateMetadata {
   /**
-   * Annotations put on every instance.
+   * Annotations put on every instance. At most 256 annotations of at most 261120 characters in all (Kubernetes allows 256 KiB per object, and every instance adds its own).
    *
    * @schema ExporterSetSpecTemplateMetadata#annotations
    */
   readonly annotations?: { [key: string]: string };
 
   /**
-   * Labels put on every instance; leases select instances by them, and so must the selector. At most 64 labels, values of up to 63 characters (the Kubernetes limit).
+   * Labels put on every instance; leases select instances by them, and so must the selector. At most 64 labels, with valid Kubernetes label values (up to 63 letters, digits, "-", "_" and ".").
    *
    * @schema ExporterSetSpecTemplateMetadata#labels
    */

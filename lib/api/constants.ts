@@ -101,6 +101,11 @@ export const ConditionReasons = {
   Stable: 'Stable',
   /** Degraded=True: the selector does not select the template labels; nothing is created. */
   SelectorDoesNotMatchTemplate: 'SelectorDoesNotMatchTemplate',
+  /**
+   * Degraded=True: the set breaks a rule of validateExporterSet that admission did not enforce (a CRD
+   * installed without our rules); no instance is created until the spec is fixed.
+   */
+  InvalidSpec: 'InvalidSpec',
   /** Degraded=True: instances that were ready went offline while their Pod runs. */
   InstancesOffline: 'InstancesOffline',
   /**

@@ -19,5 +19,14 @@ export const RuleMessages = {
   selectorValues:
     'matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
   scaleDownCooldownDuration: 'scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+  scaleDownCooldownRange:
+    'scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+  /** Our rules that keep a set whose instances the API server would refuse out of the cluster. */
+  exporterSetNameLength:
+    'metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance',
+  templateLabelValue:
+    'template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+  templateAnnotationsSize:
+    'template annotations must total at most 255 KiB (261120), keys and values together: every instance carries them, and Kubernetes allows 256 KiB of annotations per object',
   parametersObject: 'parameters must be an object (a nested map of provisioner settings)',
 } as const;

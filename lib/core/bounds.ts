@@ -12,7 +12,7 @@
  * upstream's CRDs define (test/crds/superset.test.ts). The CRD schema (lib/crds) and the synth-time
  * validation (validate-exporter-set.ts) both read them, so both reject the same objects.
  */
-import { DNS1123_SUBDOMAIN_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH } from './names';
+import { DNS1123_SUBDOMAIN_MAX_LENGTH, LABEL_VALUE_MAX_LENGTH, TOTAL_ANNOTATION_SIZE_LIMIT } from './names';
 
 /** A label key: an optional DNS-subdomain prefix, `/`, and a name of up to 63 characters. */
 const LABEL_KEY_MAX_LENGTH = DNS1123_SUBDOMAIN_MAX_LENGTH + 1 + 63;
@@ -33,6 +33,17 @@ export const ExporterSetBounds = {
   driverRef: 128,
   /** Labels on the instance template. Kubernetes has no count limit, and real templates have a few. */
   templateLabels: 64,
+  /**
+   * Annotations on the instance template: Kubernetes has no count limit, and real templates have a
+   * few. The size rule sums over them, so its cost grows with this count.
+   */
+  templateAnnotations: 256,
+  /**
+   * Size of the template annotations, keys and values together: Kubernetes' 256 KiB per object, less
+   * 1 KiB for the annotations the controller adds to every instance (ordinal, retiring, retained).
+   * Bytes at synth time and in the controller; characters at admission (CEL counts characters).
+   */
+  templateAnnotationsSize: TOTAL_ANNOTATION_SIZE_LIMIT - 1024,
   /** A label value: Kubernetes' own limit, which the instances' labels must meet anyway. */
   labelValue: LABEL_VALUE_MAX_LENGTH,
   /** Entries of the selector's matchLabels. */
@@ -43,6 +54,10 @@ export const ExporterSetBounds = {
   selectorKey: LABEL_KEY_MAX_LENGTH,
   /** The values of one requirement. */
   selectorValues: 64,
-  /** A Go duration such as `1h30m`. Real ones are a few characters. */
+  /**
+   * A Go duration such as `1h30m`. Real ones are a few characters. With the digit limits of
+   * GO_DURATION_RANGE_PATTERN (duration.ts), this length keeps every accepted cooldown within Go's
+   * range.
+   */
   scaleDownCooldown: 64,
 } as const;

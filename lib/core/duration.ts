@@ -15,6 +15,30 @@
  */
 export const GO_DURATION_PATTERN = '^(0|(([0-9]+([.][0-9]*)?|[.][0-9]+)(ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)$';
 
+/** The most digits before the point of one number, per unit: each part stays under about 32 years. */
+const RANGE_DIGITS = { h: 5, m: 7, s: 9, ms: 12, us: 15, ns: 18 } as const;
+const boundedNumber = (digits: number) => `([0-9]{1,${digits}}([.][0-9]*)?|[.][0-9]+)`;
+
+/**
+ * The part of the Go grammar that cannot overflow, for CEL `matches()` and JS alike: every number has
+ * at most 5 digits before `h`, 7 before `m`, 9 before `s`, 12 before `ms`, 15 before `us` and 18
+ * before `ns` (each part under about 32 years). Within the cooldown's 64 characters a text of such
+ * parts stays under about 210 years, inside Go's 292, which no regular expression can check
+ * directly (it would have to add the parts up). Go accepts more (`100000h`, `1h1h` many times over);
+ * a cooldown of over 11 years in one part is a typo or an attack.
+ */
+export const GO_DURATION_RANGE_PATTERN =
+  '^(0|(' +
+  [
+    `${boundedNumber(RANGE_DIGITS.h)}h`,
+    `${boundedNumber(RANGE_DIGITS.m)}m`,
+    `${boundedNumber(RANGE_DIGITS.s)}s`,
+    `${boundedNumber(RANGE_DIGITS.ms)}ms`,
+    `${boundedNumber(RANGE_DIGITS.us)}(us|\u00b5s|\u03bcs)`,
+    `${boundedNumber(RANGE_DIGITS.ns)}ns`,
+  ].join('|') +
+  ')+)$';
+
 const NANOS_PER_UNIT: ReadonlyMap<string, bigint> = new Map([
   ['ns', 1n],
   ['us', 1_000n],

@@ -10,12 +10,26 @@ import { keyPath } from './path';
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+/** A label value's syntax, as a regular expression source without backslashes (for CEL `matches()` too). */
+export const LABEL_VALUE_PATTERN = '^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$';
+const LABEL_VALUE = new RegExp(LABEL_VALUE_PATTERN);
 
 export const DNS1123_LABEL_MAX_LENGTH = 63;
 export const DNS1123_SUBDOMAIN_MAX_LENGTH = 253;
 export const LABEL_VALUE_MAX_LENGTH = 63;
 const QUALIFIED_NAME_MAX_LENGTH = 63;
+/** Kubernetes' limit on all annotations of one object: keys and values together, in bytes. */
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+/** The size Kubernetes counts for an annotations map: the UTF-8 bytes of every key and value. */
+export function annotationBytes(annotations: Readonly<Record<string, unknown>>): number {
+  let total = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    if (typeof value !== 'string') continue;
+    total += Buffer.byteLength(key, 'utf8') + Buffer.byteLength(value, 'utf8');
+  }
+  return total;
+}
 
 function notString(value: unknown): string[] | undefined {
   return typeof value === 'string' ? undefined : ['must be a string'];
@@ -123,8 +137,26 @@ export function validateLabels(labels: unknown, path: string): ValidationIssue[]
   return issues;
 }
 
-/** Checks an annotations map: keys as label keys (case-insensitive, as Kubernetes does), string values. */
-export function validateAnnotations(annotations: unknown, path: string): ValidationIssue[] {
+/** A size limit on a whole annotations map, and what to say when it is exceeded. */
+export interface AnnotationSizeLimit {
+  readonly bytes: number;
+  readonly message: string;
+}
+
+const OBJECT_ANNOTATIONS_LIMIT: AnnotationSizeLimit = {
+  bytes: TOTAL_ANNOTATION_SIZE_LIMIT,
+  message: `annotations must total at most ${TOTAL_ANNOTATION_SIZE_LIMIT} bytes (256 KiB), keys and values together`,
+};
+
+/**
+ * Checks an annotations map: keys as label keys (case-insensitive, as Kubernetes does), string values,
+ * and the total size (Kubernetes' 256 KiB per object unless `limit` says otherwise).
+ */
+export function validateAnnotations(
+  annotations: unknown,
+  path: string,
+  limit: AnnotationSizeLimit = OBJECT_ANNOTATIONS_LIMIT,
+): ValidationIssue[] {
   if (annotations === undefined || annotations === null) return [];
   if (!isPlainObject(annotations)) {
     return [{ path, value: annotations, message: 'must be a map of annotation keys to string values' }];
@@ -139,6 +171,8 @@ export function validateAnnotations(annotations: unknown, path: string): Validat
       issues.push({ path: keyPath(path, key), value, message: 'annotation value must be a string' });
     }
   }
+  const bytes = annotationBytes(annotations);
+  if (bytes > limit.bytes) issues.push({ path, value: `${bytes} bytes`, message: limit.message });
   return issues;
 }
 

@@ -4,18 +4,10 @@
  * is a duration, parameters an object). Runs at synth time and in the controller; the class and the
  * provisioner are checked by validate-references.
  */
-import {
-  API_VERSION,
-  Defaults,
-  Kinds,
-  Labels,
-  RuleMessages,
-  type LabelSelector,
-  type RecycleStrategy,
-} from '../api';
+import { API_VERSION, Defaults, Kinds, RuleMessages, type LabelSelector, type RecycleStrategy } from '../api';
 import { ExporterSetBounds as Bounds } from './bounds';
 import { deriveDriverName } from './drivers';
-import { isDuration } from './duration';
+import { GO_DURATION_PATTERN, GO_DURATION_RANGE_PATTERN } from './duration';
 import type { ValidationIssue } from './issue';
 import { INT32_MAX, isAbsent, IssueCollector } from './issue-collector';
 import { isPlainObject } from './merge';
@@ -37,8 +29,16 @@ export const DRIVER_REF_PATTERN = '^[^.]+([.][^.]+)*$';
 const DRIVER_REF = new RegExp(DRIVER_REF_PATTERN);
 
 const DRIVERS_PATH = 'spec.template.spec.drivers';
+const DURATION = new RegExp(GO_DURATION_PATTERN);
+const DURATION_IN_RANGE = new RegExp(GO_DURATION_RANGE_PATTERN);
+const TEMPLATE_ANNOTATIONS_PATH = 'spec.template.metadata.annotations';
 
-/** Issues for an ExporterSet wire object; `[]` when valid. Never throws, whatever `obj` is. */
+/**
+ * Issues for an ExporterSet wire object; `[]` when valid. Never throws, whatever `obj` is. Besides the
+ * CRD's rules it refuses what would make every instance's create fail (a name too long for the set
+ * label, template labels and annotations Kubernetes refuses on an object), so the controller can
+ * gate creates on it.
+ */
 export function validateExporterSet(obj: unknown): ValidationIssue[] {
   const issues = new IssueCollector();
   if (!isPlainObject(obj)) {
@@ -53,11 +53,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
     name.length > LABEL_VALUE_MAX_LENGTH &&
     validateDns1123Subdomain(name).length === 0
   ) {
-    issues.add(
-      'metadata.name',
-      `must be at most ${LABEL_VALUE_MAX_LENGTH} characters long: it becomes the value of the ${Labels.exporterSetName} label on every instance`,
-      name,
-    );
+    issues.add('metadata.name', RuleMessages.exporterSetNameLength, name);
   }
   const spec = issues.object(
     obj.spec,
@@ -74,8 +70,14 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
     'spec.scaleDownCooldown',
     Bounds.scaleDownCooldown,
   );
-  if (!cooldownTooLong && !isAbsent(spec.scaleDownCooldown) && !isDuration(spec.scaleDownCooldown)) {
-    issues.add('spec.scaleDownCooldown', RuleMessages.scaleDownCooldownDuration, spec.scaleDownCooldown);
+  const cooldown = spec.scaleDownCooldown;
+  if (!cooldownTooLong && !isAbsent(cooldown)) {
+    // The CRD's two rules: the Go grammar, then the digit limits that keep it in Go's range.
+    if (typeof cooldown !== 'string' || !DURATION.test(cooldown)) {
+      issues.add('spec.scaleDownCooldown', RuleMessages.scaleDownCooldownDuration, cooldown);
+    } else if (!DURATION_IN_RANGE.test(cooldown)) {
+      issues.add('spec.scaleDownCooldown', RuleMessages.scaleDownCooldownRange, cooldown);
+    }
   }
   issues.oneOf(spec.recycleStrategy, 'spec.recycleStrategy', RECYCLE_STRATEGIES);
   issues.string(spec.virtualTargetClassName, 'spec.virtualTargetClassName', {
@@ -147,7 +149,7 @@ function checkTemplate(issues: IssueCollector, value: unknown): Record<string, s
     }
     issues.addAll(labelIssues);
     if (labelIssues.length === 0) labels = (metadata.labels ?? {}) as Record<string, string>;
-    issues.addAll(validateAnnotations(metadata.annotations, 'spec.template.metadata.annotations'));
+    issues.addAll(checkTemplateAnnotations(metadata.annotations));
   } else if (isAbsent(template.metadata)) {
     labels = {};
   }
@@ -200,6 +202,24 @@ function checkDrivers(issues: IssueCollector, value: unknown): void {
     if (first === undefined) firstIndexByName.set(derived, index);
     else issues.add(path, RuleMessages.driverNamesUnique, derived);
   });
+}
+
+/**
+ * Template annotations: label-key syntax, string values, at most Bounds.templateAnnotations of them
+ * and Bounds.templateAnnotationsSize bytes in all (every instance carries them, plus its own).
+ */
+function checkTemplateAnnotations(annotations: unknown): ValidationIssue[] {
+  const found = validateAnnotations(annotations, TEMPLATE_ANNOTATIONS_PATH, {
+    bytes: Bounds.templateAnnotationsSize,
+    message: RuleMessages.templateAnnotationsSize,
+  });
+  if (isPlainObject(annotations)) {
+    const count = Object.keys(annotations).length;
+    if (count > Bounds.templateAnnotations) {
+      found.push(tooMany(TEMPLATE_ANNOTATIONS_PATH, count, Bounds.templateAnnotations, 'annotations'));
+    }
+  }
+  return found;
 }
 
 /** A count over one of the CRD's size bounds (lib/core/bounds.ts). */

@@ -9,10 +9,10 @@
  * unbounded and the CRD is refused. The rules therefore apply substring and indexOf to fields only.
  */
 import { DRIVER_PACKAGE_PREFIX } from '../core/drivers';
-import { GO_DURATION_PATTERN } from '../core/duration';
+import { GO_DURATION_PATTERN, GO_DURATION_RANGE_PATTERN } from '../core/duration';
 
 // Re-exported for the CRD modules: the duration grammar lives in lib/core/duration.ts.
-export { GO_DURATION_PATTERN };
+export { GO_DURATION_PATTERN, GO_DURATION_RANGE_PATTERN };
 
 /** A CEL string literal for `text` (single-quoted, backslashes and quotes escaped). */
 export function celString(text: string): string {

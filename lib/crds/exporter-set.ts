@@ -9,7 +9,14 @@
 import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames } from '../api/constants';
 import { RuleMessages } from '../api/rules';
 import { ExporterSetBounds as Bounds } from '../core/bounds';
-import { GO_DURATION_PATTERN, celString, selectorSelectsLabelsCel, uniqueDriverNamesCel } from './cel';
+import { LABEL_VALUE_PATTERN } from '../core/names';
+import {
+  GO_DURATION_PATTERN,
+  GO_DURATION_RANGE_PATTERN,
+  celString,
+  selectorSelectsLabelsCel,
+  uniqueDriverNamesCel,
+} from './cel';
 import {
   array,
   conditionsSchema,
@@ -59,11 +66,30 @@ const driverSchema: JSONSchemaProps = object(
 
 const templateSchema: JSONSchemaProps = object('The exporter every instance of the set is created from.', {
   metadata: object('Labels and annotations copied onto every instance (Exporter and Pod).', {
-    annotations: stringMap('Annotations put on every instance.'),
+    annotations: stringMap(
+      `Annotations put on every instance. At most ${Bounds.templateAnnotations} annotations of at most ${Bounds.templateAnnotationsSize} characters in all (Kubernetes allows 256 KiB per object, and every instance adds its own).`,
+      {
+        maxProperties: Bounds.templateAnnotations,
+        'x-kubernetes-validations': [
+          {
+            rule: `self.map(k, size(k) + size(self[k])).sum() <= ${Bounds.templateAnnotationsSize}`,
+            message: RuleMessages.templateAnnotationsSize,
+          },
+        ],
+      },
+    ),
     labels: stringMap(
-      `Labels put on every instance; leases select instances by them, and so must the selector. At most ${Bounds.templateLabels} labels, values of up to ${Bounds.labelValue} characters (the Kubernetes limit).`,
+      `Labels put on every instance; leases select instances by them, and so must the selector. At most ${Bounds.templateLabels} labels, with valid Kubernetes label values (up to ${Bounds.labelValue} letters, digits, "-", "_" and ".").`,
       { maxProperties: Bounds.templateLabels },
-      { maxLength: Bounds.labelValue },
+      {
+        maxLength: Bounds.labelValue,
+        'x-kubernetes-validations': [
+          {
+            rule: `self.matches(${celString(LABEL_VALUE_PATTERN)})`,
+            message: RuleMessages.templateLabelValue,
+          },
+        ],
+      },
     ),
   }),
   spec: object('What every instance exports.', {
@@ -114,6 +140,11 @@ const specSchema: JSONSchemaProps = object(
           {
             rule: `self.matches(${celString(GO_DURATION_PATTERN)})`,
             message: RuleMessages.scaleDownCooldownDuration,
+          },
+          {
+            // Reported alone: a text that is no duration at all gets the rule above only.
+            rule: `!self.matches(${celString(GO_DURATION_PATTERN)}) || self.matches(${celString(GO_DURATION_RANGE_PATTERN)})`,
+            message: RuleMessages.scaleDownCooldownRange,
           },
         ],
       },
@@ -240,6 +271,13 @@ export const exporterSetCrd: CustomResourceDefinition = namespacedCrd({
     'A pool of virtual exporters: keeps a warm buffer of instances of a VirtualTargetClass and scales with lease demand.',
   spec: specSchema,
   status: statusSchema,
+  rules: [
+    {
+      // The root may read metadata.name (and generateName), nothing else of ObjectMeta.
+      rule: `size(self.metadata.name) <= ${Bounds.labelValue}`,
+      message: RuleMessages.exporterSetNameLength,
+    },
+  ],
   subresources: {
     status: {},
     scale: {

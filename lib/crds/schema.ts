@@ -314,16 +314,22 @@ export function rootSchema(
   description: string,
   spec: JSONSchemaProps,
   status?: JSONSchemaProps,
+  rules?: readonly ValidationRule[],
 ): JSONSchemaProps {
-  return object(description, {
-    apiVersion: str('The versioned schema of this object, as group/version.'),
-    kind: str('The REST resource kind of this object, in CamelCase.'),
-    // A real API server forbids anything but `type: object` here (metadata is ObjectMeta, implied),
-    // so this is the one property without a description.
-    metadata: { type: 'object' },
-    spec,
-    ...(status ? { status } : {}),
-  });
+  const extra: Extra = rules && rules.length > 0 ? { 'x-kubernetes-validations': [...rules] } : {};
+  return object(
+    description,
+    {
+      apiVersion: str('The versioned schema of this object, as group/version.'),
+      kind: str('The REST resource kind of this object, in CamelCase.'),
+      // A real API server forbids anything but `type: object` here (metadata is ObjectMeta, implied),
+      // so this is the one property without a description.
+      metadata: { type: 'object' },
+      spec,
+      ...(status ? { status } : {}),
+    },
+    extra,
+  );
 }
 
 /** The `Age` column every kubectl table ends with. */
@@ -343,6 +349,8 @@ export interface NamespacedCrdOptions {
   readonly description: string;
   readonly spec: JSONSchemaProps;
   readonly status?: JSONSchemaProps;
+  /** Rules on the whole object; of ObjectMeta they may read only metadata.name and generateName. */
+  readonly rules?: readonly ValidationRule[];
   readonly subresources: CustomResourceSubresources;
   /** The kind's own columns; the `Age` column is appended. */
   readonly printerColumns: readonly PrinterColumn[];
@@ -370,7 +378,7 @@ export function namespacedCrd(o: NamespacedCrdOptions): CustomResourceDefinition
           name: VERSION,
           served: true,
           storage: true,
-          schema: { openAPIV3Schema: rootSchema(o.description, o.spec, o.status) },
+          schema: { openAPIV3Schema: rootSchema(o.description, o.spec, o.status, o.rules) },
           subresources: o.subresources,
           additionalPrinterColumns: [...o.printerColumns, ageColumn],
         },

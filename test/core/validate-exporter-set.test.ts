@@ -392,8 +392,7 @@ describe('ExporterSet validation', () => {
         {
           path: 'metadata.name',
           value: 'a'.repeat(64),
-          message:
-            'must be at most 63 characters long: it becomes the value of the exporterset.jumpstarter.dev/name label on every instance',
+          message: RuleMessages.exporterSetNameLength,
         },
       ],
     ],

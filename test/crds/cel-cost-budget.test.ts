@@ -87,6 +87,9 @@ describe('ExporterSet rules', () => {
         ['spec.selector.matchExpressions', 'all', ExporterSetBounds.selectorMatchExpressions],
         ['spec.selector.matchExpressions[*].values', 'in', ExporterSetBounds.selectorValues],
       ],
+      [RuleMessages.templateAnnotationsSize]: [
+        ['spec.template.metadata.annotations', 'map', ExporterSetBounds.templateAnnotations],
+      ],
     });
   });
 

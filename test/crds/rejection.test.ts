@@ -440,7 +440,11 @@ describe('ExporterSet admission', () => {
       [
         'characters in scaleDownCooldown',
         B.scaleDownCooldown,
-        (n) => (spec: Spec) => Object.assign(spec, { scaleDownCooldown: `${'1'.repeat(n - 1)}s` }),
+        // `1m1m...1s`: n characters of a duration in range (a 63-digit number would not be).
+        (n) => (spec: Spec) =>
+          Object.assign(spec, {
+            scaleDownCooldown: `${'1m'.repeat(Math.floor(n / 2) - 1)}${n % 2 ? '10s' : '1s'}`,
+          }),
         'spec.scaleDownCooldown',
         characters,
       ],

@@ -48,6 +48,7 @@ const ADDED_CONSTRAINTS: Record<string, Record<string, Partial<JSONSchemaProps>>
     'spec.selector.matchExpressions[*].values[*]': { maxLength: 63 },
     'spec.selector.matchLabels': { maxProperties: 64 },
     'spec.selector.matchLabels{*}': { maxLength: 63 },
+    'spec.template.metadata.annotations': { maxProperties: 256 },
     'spec.template.metadata.labels': { maxProperties: 64 },
     'spec.template.metadata.labels{*}': { maxLength: 63 },
     'spec.template.spec.drivers': { maxItems: 64 },

@@ -194,7 +194,8 @@ describe('API reference', () => {
     for (const crd of allCrds) {
       const rules = section(doc, `${crd.spec.names.kind} admission rules`).join('\n');
       for (const { path: at, rule } of rulesOf(schemaOf(crd), '')) {
-        expect(rules).toContain(`- \`${at}\`: ${rule.message}\n  - rule: \`${rule.rule}\``);
+        // Rules on the whole object are listed as `(object)`.
+        expect(rules).toContain(`- \`${at || '(object)'}\`: ${rule.message}\n  - rule: \`${rule.rule}\``);
         if (rule.fieldPath) expect(rules).toContain(`reported on: \`${at}${rule.fieldPath}\``);
       }
     }

@@ -274,6 +274,27 @@ export const CORPUS: readonly HostileCase[] = [
       'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
     ),
   ),
+  setCase(
+    'a cooldown beyond Go durations',
+    (s) => (s.spec.scaleDownCooldown = '9999999999h'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+    ),
+  ),
+  setCase(
+    'a cooldown of 100000 hours',
+    (s) => (s.spec.scaleDownCooldown = '100000h'),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+    ),
+  ),
+  setCase(
+    'a cooldown of 10 billion seconds in parts',
+    (s) => (s.spec.scaleDownCooldown = '1000000000s'.repeat(5)),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+    ),
+  ),
   // --- enums and references ---
   setCase(
     'an unknown recycle strategy',
@@ -379,6 +400,49 @@ export const CORPUS: readonly HostileCase[] = [
     (s) => (s.spec.template.metadata.labels.board = 'x'.repeat(64)),
     causes(
       'spec.template.metadata.labels.board: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": must NOT have more than 63 characters',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a template label value with spaces',
+    (s) => (s.spec.template.metadata.labels.team = 'qa team'),
+    causes(
+      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+    ),
+  ),
+  setCase(
+    'a template label value with a shell command',
+    (s) => (s.spec.template.metadata.labels.team = '$(reboot)'),
+    causes(
+      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+    ),
+  ),
+  setCase(
+    'a unicode template label value',
+    (s) => (s.spec.template.metadata.labels.team = 'ünïcødé'),
+    causes(
+      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+    ),
+  ),
+  setCase(
+    'a template label value ending in a dash',
+    (s) => (s.spec.template.metadata.labels.team = 'qa-'),
+    causes(
+      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+    ),
+  ),
+  setCase(
+    'template annotations over 255 KiB',
+    (s) => (s.spec.template.metadata.annotations = { notes: 'x'.repeat(255 * 1024) }),
+    causes(
+      'spec.template.metadata.annotations: Invalid value: "object": template annotations must total at most 255 KiB (261120), keys and values together: every instance carries them, and Kubernetes allows 256 KiB of annotations per object',
+    ),
+  ),
+  setCase(
+    '257 template annotations',
+    (s) => (s.spec.template.metadata.annotations = Object.fromEntries(many(257, (i) => [`a${i}`, 'v']))),
+    causes(
+      'spec.template.metadata.annotations: Invalid value: {"a0":"v","a1":"v","a2":"v","a3":"v","a4":"v","a5":"v","a6":"v","a7":"v","a8":"v","a9":"v","a10":"v","a11":"v","a12":...: must NOT have more than 256 properties',
       CEL_SKIPPED,
     ),
   ),
@@ -512,6 +576,20 @@ export const CORPUS: readonly HostileCase[] = [
     (s) => (s.metadata.name = 'pööl'),
     causes(
       'metadata.name: Invalid value: "pööl": must be a lowercase DNS-1123 subdomain: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit (e.g. "rpi4-virtual" or "lab.example.com")',
+    ),
+  ),
+  setCase(
+    'a name of 64 characters',
+    (s) => (s.metadata.name = `p${'o'.repeat(62)}l`),
+    causes(
+      '<nil>: Invalid value: "object": metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance',
+    ),
+  ),
+  setCase(
+    'a name of 253 characters',
+    (s) => (s.metadata.name = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`),
+    causes(
+      '<nil>: Invalid value: "object": metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance',
     ),
   ),
   setCase(

@@ -17,9 +17,12 @@
  *  6. Ownership (§3.11): an Exporter without our controller ownerReference is detached — ignored, so
  *     the rules replace it; one disabled by hand is kept, never a victim and never supply.
  *  7. Gates on new instances (existing ones keep serving): invalid merged parameters
- *     (`ParametersValid=False` with the provisioner's findings) and a selector that does not select the
- *     template labels (`Degraded`) create nothing; the startup-failure backoff (§3.9: 10 s doubling to
- *     5 min after each Pod that ended before its exporter was ready) starts no new Pod.
+ *     (`ParametersValid=False` with the provisioner's findings), a selector that does not select the
+ *     template labels and a spec that breaks the set's own rules (`Degraded`) create nothing — a set
+ *     admitted by a CRD without our rules (a name too long for the set label, template labels or
+ *     annotations Kubernetes refuses) would otherwise retry creates the API server always refuses;
+ *     the startup-failure backoff (§3.9: 10 s doubling to 5 min after each Pod that ended before its
+ *     exporter was ready) starts no new Pod.
  *  8. Leaving instances: ones we disabled are deleted once no lease names them; with ExitAndReplace an
  *     instance whose Pod ended is deleted (§3.8 recycle, or a failed one replaced); with InPlaceReuse
  *     its ended Pod is deleted and rendered again. The rules below refill.
@@ -58,6 +61,7 @@ import {
   parseDuration,
   selectorToString,
   tryParseDuration,
+  validateExporterSet,
   validateExporterSetReferences,
   type ExporterSet,
   type ExporterSetStatus,
@@ -474,6 +478,21 @@ function sameData(
   return true;
 }
 
+/** Findings shown in a condition, at most; the rest are counted. */
+const MAX_SHOWN_FINDINGS = 5;
+
+/**
+ * The set's own rules (validateExporterSet, as at synth time and admission), as one message;
+ * undefined when the set keeps them.
+ */
+function specFindings(set: ExporterSet): string | undefined {
+  const issues = validateExporterSet(set);
+  if (issues.length === 0) return undefined;
+  const shown = issues.slice(0, MAX_SHOWN_FINDINGS).map(formatIssue).join('; ');
+  const more = issues.length > MAX_SHOWN_FINDINGS ? `; and ${issues.length - MAX_SHOWN_FINDINGS} more` : '';
+  return `${shown}${more}`;
+}
+
 /** The parameter findings of the provisioner, as one message; undefined when valid. */
 function parameterFindings(world: World, cls: VirtualTargetClass): string | undefined {
   const provisioner = world.provisioner;
@@ -507,7 +526,8 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     set.spec?.selector,
     set.spec?.template?.metadata?.labels ?? {},
   );
-  const canCreate = invalidParameters === undefined && selectorMatchesTemplate;
+  const invalidSpec = specFindings(set);
+  const canCreate = invalidParameters === undefined && selectorMatchesTemplate && invalidSpec === undefined;
   const canStartPods = canCreate && startup.backoffUntil === undefined;
 
   // Rules 5, 6, 8: sort the instances into kept members and leaving ones.
@@ -687,6 +707,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     world,
     {
       ...(invalidParameters !== undefined ? { invalidParameters } : {}),
+      ...(invalidSpec !== undefined ? { invalidSpec } : {}),
       selectorMatchesTemplate,
       awaitingCredential: awaitingCredential(world),
       startupFailures: failures.failures,

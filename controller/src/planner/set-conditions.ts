@@ -20,6 +20,8 @@ export interface ConditionFacts {
   readonly invalidParameters?: string;
   readonly provisionerName: string;
   readonly selectorMatchesTemplate: boolean;
+  /** The set's own rules it breaks (validateExporterSet), formatted; undefined when it keeps them. */
+  readonly invalidSpec?: string;
   readonly available: number;
   /** With WaitForFirstConsumer the warm buffer is made of standbys: they count as available. */
   readonly standbyInBuffer: number;
@@ -146,6 +148,14 @@ function degraded(f: ConditionFacts): ConditionInput {
       status: 'True',
       reason: R.SelectorDoesNotMatchTemplate,
       message: `spec.selector: ${RuleMessages.selectorMatchesTemplate}; no instances are created until the selector selects spec.template.metadata.labels`,
+    };
+  }
+  if (f.invalidSpec !== undefined) {
+    return {
+      type,
+      status: 'True',
+      reason: ConditionReasons.InvalidSpec,
+      message: `${f.invalidSpec}; no instances are created until the spec is fixed (the API server would refuse them)`,
     };
   }
   if (f.awaitingCredential && f.awaitingCredential.waits.length > 0) {

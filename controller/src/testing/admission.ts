@@ -254,7 +254,17 @@ function schemaFindings(errors: readonly ErrorObject[]): { findings: AdmissionFi
 
 // ---- CEL rules ----
 
-const env = new Environment().registerVariable('self', 'dyn').registerVariable('oldSelf', 'dyn');
+/** `list.sum()` of Kubernetes' CEL list library (cel-js lacks it): integers stay integers. */
+function sum(list: readonly unknown[]): unknown {
+  return list.every((x) => typeof x === 'bigint')
+    ? list.reduce<bigint>((total, x) => total + (x as bigint), 0n)
+    : list.reduce<number>((total, x) => total + Number(x), 0);
+}
+
+const env = new Environment()
+  .registerVariable('self', 'dyn')
+  .registerVariable('oldSelf', 'dyn')
+  .registerFunction('list.sum(): dyn', sum);
 type Program = (context: Record<string, unknown>) => unknown;
 const programs = new Map<string, Program | Error>();
 

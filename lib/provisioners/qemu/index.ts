@@ -9,5 +9,6 @@ export * from './images';
 export * from './owner';
 export * from './shared-volume';
 export * from './kube';
+export * from './kvm';
 export * from './pod';
 export * from './provisioner';

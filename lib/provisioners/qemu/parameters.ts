@@ -38,7 +38,11 @@ export interface QemuParameters {
   machineType?: string;
   resources?: QemuResources;
   firmware?: QemuFirmware;
-  /** Whether the guest is meant to run with KVM acceleration. */
+  /**
+   * KVM for the guest: `true` makes the runtime sidecar request the KVM device
+   * (`devices.kubevirt.io/kvm`), `false` takes it away even when the class's resources grant it (the
+   * guest runs under TCG), absent leaves the class's resources as written (kvm.ts).
+   */
   kvm?: boolean;
   [unknown: string]: unknown;
 }

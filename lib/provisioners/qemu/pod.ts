@@ -22,6 +22,7 @@ import type {
   RenderedSecurityContext,
   RenderedVolumeMount,
 } from './kube';
+import { kvmParameter, runtimeResources } from './kvm';
 import { exporterOwnerReference } from './owner';
 import { sharedVolumeSizeLimit } from './shared-volume';
 
@@ -62,7 +63,8 @@ const sharedMount = (): RenderedVolumeMount => ({ name: SHARED_VOLUME_NAME, moun
  * The Pod of one QEMU instance (INTEROP §4):
  * - init `copy-jumpstarter-exec` (exporter image) stages the launcher binary on the shared volume;
  * - init `target-runtime` is a native sidecar (`restartPolicy: Always`) running the QEMU runtime as
- *   root (for /dev/kvm), serving the launcher socket, with the class's `scheduling.resources`;
+ *   root (for /dev/kvm), serving the launcher socket, with the class's `scheduling.resources` and the
+ *   KVM device as the `kvm` parameter asks (kvm.ts);
  * - container `exporter` runs `jmp run` restricted as uid 65532, reads its config from the Secret and
  *   alone gets the class credentials (`envFrom`), so the guest-facing runtime never sees them;
  * - `restartPolicy: Never`: when the exporter exits at lease end the Pod completes and is replaced.
@@ -100,7 +102,7 @@ export function buildQemuPod(input: QemuPodInput): RenderedPod {
         value: `component=exporter,exporter=${name},namespace=${namespace ?? ''}`,
       },
     ],
-    ...(scheduling?.resources ? { resources: clone(scheduling.resources) } : {}),
+    ...withResources(runtimeResources(scheduling?.resources, kvmParameter(input.parameters))),
     securityContext: { runAsUser: RUNTIME_UID, runAsNonRoot: false },
     volumeMounts: [sharedMount()],
   };
@@ -151,6 +153,8 @@ export function buildQemuPod(input: QemuPodInput): RenderedPod {
     spec,
   };
 }
+
+const withResources = (resources: RenderedContainer['resources']) => (resources ? { resources } : {});
 
 /** Rendered objects share nothing with their inputs, so a caller may mutate either freely. */
 function clone<T>(value: T): T {

@@ -21,6 +21,7 @@ import {
   type LeaseStatus,
 } from 'virtual-exporters';
 import { ApiError, type Clock, type KubeObject, type ObjectStore, type ResourceType } from '../types';
+import { isJsonMap } from '../json-values';
 import { findCondition, setCondition, timestamp, type ConditionUpdate } from './conditions';
 import {
   credentialSecret,
@@ -321,8 +322,10 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
     const now = clock.now();
     const wakeTimes: number[] = [];
     const exporters = store.list(exporterRt, namespace).items as unknown as Exporter[];
+    // A Lease without a spec object (only a looser CRD admits one) is skipped, as Jumpstarter's
+    // controller leaves a Lease it cannot decode: it must not stop the namespace's other Leases.
     const leases = (store.list(leaseRt, namespace).items as unknown as Lease[]).filter(
-      (lease) => lease.metadata.deletionTimestamp === undefined,
+      (lease) => lease.metadata.deletionTimestamp === undefined && isJsonMap(lease.spec),
     );
 
     // Ends: release and expiry; make sure every ended lease carries the label.
