@@ -142,7 +142,7 @@ const DEFAULT_KEEP: Readonly<Partial<Record<InformerName, (object: WireObject) =
 
 export interface ControllerInformersOptions extends Pick<
   InformerOptions,
-  'namespaces' | 'clock' | 'restartBackoff'
+  'namespaces' | 'clock' | 'restartBackoff' | 'listPageSize'
 > {
   /** Overrides of `DEFAULT_LABEL_SELECTORS`; `null` removes an informer's filter. */
   readonly labelSelectors?: Partial<Record<InformerName, string | null>>;
@@ -170,28 +170,45 @@ function customSource<T>(client: CustomObjectClient<T>): InformerSource<T> {
   return {
     resource: client.resource.plural,
     path: (namespace) => collectionPath(client.resource, namespace),
-    list: (namespace, labelSelector) => client.list(namespace, labelSelector),
+    list: (namespace, labelSelector, page) => client.list(namespace, labelSelector, page),
   };
 }
 
+/** The query of a typed core list: selector and page. */
+type CoreListQuery = { labelSelector?: string; limit?: number; _continue?: string };
+
 function coreSource<T>(
   resource: ApiResource,
-  transform: (object: WireObject) => WireObject,
+  name: InformerName,
   list: (
     namespace: string | undefined,
-    labelSelector: string | undefined,
-  ) => Promise<{ metadata?: unknown; items: unknown[] }>,
+    query: CoreListQuery,
+  ) => Promise<{ metadata?: { resourceVersion?: string; _continue?: string }; items: unknown[] }>,
 ): InformerSource<T> {
+  const transform = DEFAULT_TRANSFORM[name];
+  const keep = DEFAULT_KEEP[name];
   return {
     resource: resource.plural,
     path: (namespace) => collectionPath(resource, namespace),
-    // Typed core lists carry Dates; the cache holds wire JSON like the watch events. Each item is cut
-    // down before its JSON round trip, so a list of 10,000 Pods is never copied whole (bench P4).
-    list: async (namespace, labelSelector) => {
-      const typed = await list(namespace, labelSelector);
+    // Typed core lists carry Dates; the cache holds wire JSON like the watch events. Each item is
+    // filtered and cut down before its JSON round trip, so a page is never copied whole (bench P4).
+    list: async (namespace, labelSelector, page) => {
+      const typed = await list(namespace, {
+        ...(labelSelector !== undefined ? { labelSelector } : {}),
+        ...(page.limit !== undefined ? { limit: page.limit } : {}),
+        ...(page.continue !== undefined ? { _continue: page.continue } : {}),
+      });
+      const items: unknown[] = [];
+      for (const item of typed.items) {
+        if (!keep || keep(item as WireObject)) items.push(toWire(transform(item as WireObject)));
+      }
+      const { resourceVersion, _continue } = typed.metadata ?? {};
       return {
-        ...(typed.metadata !== undefined ? { metadata: toWire(typed.metadata) } : {}),
-        items: typed.items.map((item) => toWire(transform(item as WireObject))),
+        metadata: {
+          ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+          ...(_continue ? { continue: _continue } : {}),
+        },
+        items,
       } as ListOf<T>;
     },
   };
@@ -217,12 +234,11 @@ export function createInformers(
       ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       ...(options.restartBackoff !== undefined ? { restartBackoff: options.restartBackoff } : {}),
+      ...(options.listPageSize !== undefined ? { listPageSize: options.listPageSize } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),
       ...(labelSelector !== undefined ? { labelSelector } : {}),
     });
   };
-  const selectorParam = (labelSelector: string | undefined) =>
-    labelSelector === undefined ? {} : { labelSelector };
 
   const exporterSets = make<ExporterSet>('exporterSets', customSource(clients.exporterSets));
   const virtualTargetClasses = make<VirtualTargetClass>(
@@ -233,18 +249,18 @@ export function createInformers(
   const leases = make<Lease>('leases', customSource(clients.leases));
   const pods = make<PodObject>(
     'pods',
-    coreSource(PodResource, DEFAULT_TRANSFORM.pods, (namespace, labelSelector) =>
+    coreSource(PodResource, 'pods', (namespace, query) =>
       namespace === undefined
-        ? core.listPodForAllNamespaces(selectorParam(labelSelector))
-        : core.listNamespacedPod({ namespace, ...selectorParam(labelSelector) }),
+        ? core.listPodForAllNamespaces(query)
+        : core.listNamespacedPod({ namespace, ...query }),
     ),
   );
   const secrets = make<SecretObject>(
     'secrets',
-    coreSource(SecretResource, DEFAULT_TRANSFORM.secrets, (namespace, labelSelector) =>
+    coreSource(SecretResource, 'secrets', (namespace, query) =>
       namespace === undefined
-        ? core.listSecretForAllNamespaces(selectorParam(labelSelector))
-        : core.listNamespacedSecret({ namespace, ...selectorParam(labelSelector) }),
+        ? core.listSecretForAllNamespaces(query)
+        : core.listNamespacedSecret({ namespace, ...query }),
     ),
   );
   const all = [
