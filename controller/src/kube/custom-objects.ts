@@ -8,8 +8,15 @@ import { patchCustomObject, patchCustomObjectStatus, type Patch } from './patch'
 import type { ApiResource } from './resources';
 
 export interface ObjectList<T> {
-  readonly metadata?: { readonly resourceVersion?: string };
+  /** `continue`: the token of the next page, when the list was asked for in pages and more follow. */
+  readonly metadata?: { readonly resourceVersion?: string; readonly continue?: string };
   readonly items: T[];
+}
+
+/** One page of a list: at most `limit` items, after the page whose `continue` token is given. */
+export interface ListPageRequest {
+  readonly limit?: number;
+  readonly continue?: string;
 }
 
 export interface DeleteOptions {
@@ -32,9 +39,13 @@ export class CustomObjectClient<T> {
     return { group, version, plural };
   }
 
-  /** Lists `namespace`, or all namespaces when it is undefined. */
-  async list(namespace?: string, labelSelector?: string): Promise<ObjectList<T>> {
-    const selector = labelSelector === undefined ? {} : { labelSelector };
+  /** Lists `namespace`, or all namespaces when it is undefined; one page of it when `page` is given. */
+  async list(namespace?: string, labelSelector?: string, page: ListPageRequest = {}): Promise<ObjectList<T>> {
+    const selector = {
+      ...(labelSelector === undefined ? {} : { labelSelector }),
+      ...(page.limit !== undefined ? { limit: page.limit } : {}),
+      ...(page.continue !== undefined ? { _continue: page.continue } : {}),
+    };
     return (await (namespace === undefined
       ? this.api.listClusterCustomObject({ ...this.coordinates, ...selector })
       : this.api.listNamespacedCustomObject({

@@ -13,11 +13,11 @@
  * only when an Exporter owns them or they carry our label (`keepSecret`): every other Secret of the
  * namespace is dropped as it arrives. A token is then read from memory, never with a GET per pass.
  *
- * Transforms (what the cache keeps of an object): every kind loses `metadata.managedFields` (server-side
- * apply bookkeeping the controller never reads, often the bulk of an object on a real cluster), and a
- * Pod is kept as what the controller reads of it — its identity, labels and owners, timestamps, phase,
- * conditions and terminated containers — not its spec (bench P4: a Pod's spec was most of the memory
- * of a cached instance).
+ * Transforms (what the cache keeps of an object, cache-views.ts): every kind loses
+ * `metadata.managedFields` and shares its repeated short strings; a Pod is kept as what the controller
+ * reads of it, not its spec; an Exporter without the status fields nothing reads (bench P4).
+ *
+ * Lists come in pages (`listPageSize`, informer.ts), each cut down before the next is asked for.
  */
 import {
   JUMPSTARTER_GROUP,
@@ -27,6 +27,7 @@ import {
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters';
+import { compactObject, exporterCacheView, podCacheView } from './cache-views';
 import type { KubeClients } from './clients';
 import type { CustomObjectClient } from './custom-objects';
 import {
@@ -39,6 +40,8 @@ import {
 } from './informer';
 import { collectionPath, PodResource, SecretResource, type ApiResource } from './resources';
 import { toWire, type PodObject, type SecretObject } from './wire';
+
+export { podCacheView, withoutManagedFields } from './cache-views';
 
 export type InformerName =
   'exporterSets' | 'virtualTargetClasses' | 'exporters' | 'leases' | 'pods' | 'secrets';
@@ -62,77 +65,14 @@ export function keepSecret(secret: WireObject): boolean {
   );
 }
 
-/** An object without `metadata.managedFields`; the object itself when it has none. */
-export function withoutManagedFields<T extends WireObject>(object: T): T {
-  const metadata = object.metadata as (WireObject['metadata'] & { managedFields?: unknown }) | undefined;
-  if (metadata?.managedFields === undefined) return object;
-  const { managedFields: _dropped, ...rest } = metadata;
-  return { ...object, metadata: rest };
-}
-
-const POD_METADATA = [
-  'name',
-  'namespace',
-  'uid',
-  'resourceVersion',
-  'labels',
-  'annotations',
-  'ownerReferences',
-  'finalizers',
-  'creationTimestamp',
-  'deletionTimestamp',
-] as const;
-
-function pick<T extends object, K extends keyof T>(object: T, keys: readonly K[]): Pick<T, K> {
-  const out = {} as Pick<T, K>;
-  for (const key of keys) if (object[key] !== undefined) out[key] = object[key];
-  return out;
-}
-
-/**
- * What the controller reads of a Pod (the planner's `PodView`, plus the labels the handlers map to a set
- * and the metadata the informer needs): no spec, and of the status only phase, reason, message, start
- * time, conditions and the terminated state of containers.
- */
-export function podCacheView(object: WireObject): WireObject {
-  const pod = object as PodObject;
-  const status = pod.status;
-  const kept: PodObject = {
-    ...(pod.apiVersion !== undefined ? { apiVersion: pod.apiVersion } : {}),
-    ...(pod.kind !== undefined ? { kind: pod.kind } : {}),
-    metadata: pick(pod.metadata ?? {}, POD_METADATA),
-  };
-  if (status) {
-    kept.status = {
-      ...pick(status, ['phase', 'reason', 'message', 'startTime'] as const),
-      ...(status.conditions
-        ? {
-            conditions: status.conditions.map((c) =>
-              pick(c, ['type', 'status', 'lastTransitionTime'] as const),
-            ),
-          }
-        : {}),
-      ...(status.containerStatuses
-        ? {
-            containerStatuses: status.containerStatuses.map((c) => ({
-              name: c.name,
-              ...(c.state?.terminated ? { state: { terminated: c.state.terminated } } : {}),
-            })) as NonNullable<PodObject['status']>['containerStatuses'],
-          }
-        : {}),
-    };
-  }
-  return kept as WireObject;
-}
-
-/** The transform of each informer: every kind drops its managed fields, Pods keep their cache view only. */
+/** The transform of each informer (cache-views.ts). */
 const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => WireObject>> = {
-  exporterSets: withoutManagedFields,
-  virtualTargetClasses: withoutManagedFields,
-  exporters: withoutManagedFields,
-  leases: withoutManagedFields,
-  pods: podCacheView,
-  secrets: withoutManagedFields,
+  exporterSets: (object) => compactObject(object),
+  virtualTargetClasses: (object) => compactObject(object),
+  exporters: (object) => exporterCacheView(object),
+  leases: (object) => compactObject(object),
+  pods: (object) => podCacheView(object),
+  secrets: (object) => compactObject(object),
 };
 
 /** Client-side filters of the informers that have one. */
@@ -142,7 +82,7 @@ const DEFAULT_KEEP: Readonly<Partial<Record<InformerName, (object: WireObject) =
 
 export interface ControllerInformersOptions extends Pick<
   InformerOptions,
-  'namespaces' | 'clock' | 'restartBackoff'
+  'namespaces' | 'clock' | 'restartBackoff' | 'listPageSize'
 > {
   /** Overrides of `DEFAULT_LABEL_SELECTORS`; `null` removes an informer's filter. */
   readonly labelSelectors?: Partial<Record<InformerName, string | null>>;
@@ -170,28 +110,45 @@ function customSource<T>(client: CustomObjectClient<T>): InformerSource<T> {
   return {
     resource: client.resource.plural,
     path: (namespace) => collectionPath(client.resource, namespace),
-    list: (namespace, labelSelector) => client.list(namespace, labelSelector),
+    list: (namespace, labelSelector, page) => client.list(namespace, labelSelector, page),
   };
 }
 
+/** The query of a typed core list: selector and page. */
+type CoreListQuery = { labelSelector?: string; limit?: number; _continue?: string };
+
 function coreSource<T>(
   resource: ApiResource,
-  transform: (object: WireObject) => WireObject,
+  name: InformerName,
   list: (
     namespace: string | undefined,
-    labelSelector: string | undefined,
-  ) => Promise<{ metadata?: unknown; items: unknown[] }>,
+    query: CoreListQuery,
+  ) => Promise<{ metadata?: { resourceVersion?: string; _continue?: string }; items: unknown[] }>,
 ): InformerSource<T> {
+  const transform = DEFAULT_TRANSFORM[name];
+  const keep = DEFAULT_KEEP[name];
   return {
     resource: resource.plural,
     path: (namespace) => collectionPath(resource, namespace),
-    // Typed core lists carry Dates; the cache holds wire JSON like the watch events. Each item is cut
-    // down before its JSON round trip, so a list of 10,000 Pods is never copied whole (bench P4).
-    list: async (namespace, labelSelector) => {
-      const typed = await list(namespace, labelSelector);
+    // Typed core lists carry Dates; the cache holds wire JSON like the watch events. Each item is
+    // filtered and cut down before its JSON round trip, so a page is never copied whole (bench P4).
+    list: async (namespace, labelSelector, page) => {
+      const typed = await list(namespace, {
+        ...(labelSelector !== undefined ? { labelSelector } : {}),
+        ...(page.limit !== undefined ? { limit: page.limit } : {}),
+        ...(page.continue !== undefined ? { _continue: page.continue } : {}),
+      });
+      const items: unknown[] = [];
+      for (const item of typed.items) {
+        if (!keep || keep(item as WireObject)) items.push(toWire(transform(item as WireObject)));
+      }
+      const { resourceVersion, _continue } = typed.metadata ?? {};
       return {
-        ...(typed.metadata !== undefined ? { metadata: toWire(typed.metadata) } : {}),
-        items: typed.items.map((item) => toWire(transform(item as WireObject))),
+        metadata: {
+          ...(resourceVersion !== undefined ? { resourceVersion } : {}),
+          ...(_continue ? { continue: _continue } : {}),
+        },
+        items,
       } as ListOf<T>;
     },
   };
@@ -217,12 +174,11 @@ export function createInformers(
       ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
       ...(options.clock !== undefined ? { clock: options.clock } : {}),
       ...(options.restartBackoff !== undefined ? { restartBackoff: options.restartBackoff } : {}),
+      ...(options.listPageSize !== undefined ? { listPageSize: options.listPageSize } : {}),
       ...(options.onError !== undefined ? { onError: options.onError } : {}),
       ...(labelSelector !== undefined ? { labelSelector } : {}),
     });
   };
-  const selectorParam = (labelSelector: string | undefined) =>
-    labelSelector === undefined ? {} : { labelSelector };
 
   const exporterSets = make<ExporterSet>('exporterSets', customSource(clients.exporterSets));
   const virtualTargetClasses = make<VirtualTargetClass>(
@@ -233,18 +189,18 @@ export function createInformers(
   const leases = make<Lease>('leases', customSource(clients.leases));
   const pods = make<PodObject>(
     'pods',
-    coreSource(PodResource, DEFAULT_TRANSFORM.pods, (namespace, labelSelector) =>
+    coreSource(PodResource, 'pods', (namespace, query) =>
       namespace === undefined
-        ? core.listPodForAllNamespaces(selectorParam(labelSelector))
-        : core.listNamespacedPod({ namespace, ...selectorParam(labelSelector) }),
+        ? core.listPodForAllNamespaces(query)
+        : core.listNamespacedPod({ namespace, ...query }),
     ),
   );
   const secrets = make<SecretObject>(
     'secrets',
-    coreSource(SecretResource, DEFAULT_TRANSFORM.secrets, (namespace, labelSelector) =>
+    coreSource(SecretResource, 'secrets', (namespace, query) =>
       namespace === undefined
-        ? core.listSecretForAllNamespaces(selectorParam(labelSelector))
-        : core.listNamespacedSecret({ namespace, ...selectorParam(labelSelector) }),
+        ? core.listSecretForAllNamespaces(query)
+        : core.listNamespacedSecret({ namespace, ...query }),
     ),
   );
   const all = [

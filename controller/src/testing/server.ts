@@ -6,8 +6,9 @@
  * (versions, conflicts, admission, finalizers, GC, selectors, checking a body against its URL) belong
  * to the store; this layer routes, parses bodies and query parameters, and renders results.
  *
- * Deliberate gaps: `dryRun` is refused with 400 (so a caller relying on it notices), `limit` and
- * `continue` are ignored (every list is one page), server-side apply is 415, protobuf and YAML bodies
+ * Lists page with `limit` and `continue` (one snapshot per list, see list-pages.ts).
+ *
+ * Deliberate gaps: `dryRun` is refused with 400 (so a caller relying on it notices), server-side apply is 415, protobuf and YAML bodies
  * are 415, `/openapi/*` is 404.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -285,13 +286,17 @@ function serveResource(
     case 'get':
       return { code: 200, object: withTypeMeta(store.get(type, namespace, name, subresource), type) };
     case 'list': {
-      const list = store.list(type, namespace, selectors(query));
+      const list = store.list(type, namespace, { ...selectors(query), ...paging(query) });
       return {
         code: 200,
         object: {
           kind: type.listKind,
           apiVersion: apiVersionOf(type),
-          metadata: { resourceVersion: list.resourceVersion },
+          metadata: {
+            resourceVersion: list.resourceVersion,
+            ...(list.continue !== undefined ? { continue: list.continue } : {}),
+            ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
+          },
           items: list.items.map((item) => withTypeMeta(item, type)),
         },
       };
@@ -392,6 +397,18 @@ function selectors(query: URLSearchParams): { labelSelector?: string; fieldSelec
   return {
     labelSelector: query.get('labelSelector') || undefined,
     fieldSelector: query.get('fieldSelector') || undefined,
+  };
+}
+
+/** A list's `limit` (a whole number; 0 or absent: no limit) and `continue` token. */
+function paging(query: URLSearchParams): { limit?: number; continue?: string } {
+  const limit = query.get('limit');
+  if (limit !== null && limit !== '' && !/^-?\d+$/.test(limit)) {
+    throw new ApiError(400, 'BadRequest', `limit must be a whole number of items, got "${limit}"`);
+  }
+  return {
+    ...(limit ? { limit: Number(limit) } : {}),
+    ...(query.get('continue') ? { continue: query.get('continue')! } : {}),
   };
 }
 

@@ -20,6 +20,7 @@
  *   `orphan`/`foregroundDeletion` finalizer) the object gets a deletionTimestamp (and generation + 1),
  *   otherwise it is removed; the garbage collector (gc.ts) then handles dependents. A namespace
  *   becomes `Terminating` and goes once everything in it is gone.
+ * - list: sorted by namespace and name; `limit`/`continue` pages read one snapshot (list-pages.ts).
  * - watch: events in commit order, delivered synchronously; `resourceVersion` absent or "0" starts
  *   with a synthetic ADDED per current object; a resourceVersion older than the kept window
  *   (`watchWindow` events) is 410 Expired; an object that stops (starts) matching the watch's
@@ -41,6 +42,7 @@ import {
 import { realClock } from './clock';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER, type GcHost, type StoredRef } from './gc';
 import { cloneJson, isJsonMap, jsonEqual } from './json-values';
+import { compareKeys, cutPage, decodeContinue, expiredToken, listKey } from './list-pages';
 import { metadataCauses, OMIT_EMPTY, SERVER_FIELDS } from './object-meta';
 import { applyPatch } from './patch';
 import { scaleOf, writePath } from './scale';
@@ -51,7 +53,7 @@ import {
   type Clock,
   type DeleteOptions,
   type KubeObject,
-  type ListOptions,
+  type PagedListOptions,
   type ObjectStore,
   type PatchType,
   type ResourceRegistry,
@@ -113,6 +115,8 @@ const MAX_GENERATE_NAME_BASE = 58;
 interface Collection {
   readonly rt: ResourceType;
   readonly objects: Map<string, KubeObject>;
+  /** The same objects by namespace ('' for cluster-scoped), so a namespaced list reads only its own. */
+  readonly byNamespace: Map<string, Map<string, KubeObject>>;
   readonly watchers: Set<Watcher>;
 }
 
@@ -138,12 +142,7 @@ interface Watcher {
 
 // ---- the store ----
 
-const sortKey = (o: KubeObject) => [o.metadata.namespace ?? '', o.metadata.name ?? ''] as const;
-function byNamespaceAndName(a: KubeObject, b: KubeObject): number {
-  const [na, ma] = sortKey(a);
-  const [nb, mb] = sortKey(b);
-  return na < nb ? -1 : na > nb ? 1 : ma < mb ? -1 : ma > mb ? 1 : 0;
-}
+const byNamespaceAndName = (a: KubeObject, b: KubeObject): number => compareKeys(listKey(a), listKey(b));
 
 /** Creates an empty store (plus the `namespaces` given) over `registry`. */
 export function createStore(options: StoreOptions): MemoryStore {
@@ -173,7 +172,7 @@ export function createStore(options: StoreOptions): MemoryStore {
     const id = `${rt.group}/${rt.plural}`;
     let c = collections.get(id);
     if (!c) {
-      c = { rt, objects: new Map(), watchers: new Set() };
+      c = { rt, objects: new Map(), byNamespace: new Map(), watchers: new Set() };
       collections.set(id, c);
     }
     return c;
@@ -339,6 +338,10 @@ export function createStore(options: StoreOptions): MemoryStore {
     if (next) {
       next.metadata.resourceVersion = String(rv);
       c.objects.set(key, next);
+      const ns = next.metadata.namespace ?? '';
+      let inNamespace = c.byNamespace.get(ns);
+      if (!inNamespace) c.byNamespace.set(ns, (inNamespace = new Map()));
+      inNamespace.set(key, next);
       entry = {
         rv,
         collection: c,
@@ -350,6 +353,10 @@ export function createStore(options: StoreOptions): MemoryStore {
       const gone = cloneJson(last ?? previous!);
       gone.metadata.resourceVersion = String(rv);
       c.objects.delete(key);
+      const ns = gone.metadata.namespace ?? '';
+      const inNamespace = c.byNamespace.get(ns);
+      inNamespace?.delete(key);
+      if (inNamespace?.size === 0) c.byNamespace.delete(ns);
       entry = { rv, collection: c, type: 'DELETED', object: gone, ...(previous ? { previous } : {}) };
     }
     reindex(previous, next, c, key);
@@ -420,6 +427,30 @@ export function createStore(options: StoreOptions): MemoryStore {
 
   function deliverLive(w: Watcher, entry: LogEntry): void {
     if (entry.rv > w.startRv) deliver(w, entry);
+  }
+
+  /** The stored objects of `namespace` (all when undefined). */
+  function objectsIn(c: Collection, namespace: string | undefined): Iterable<KubeObject> {
+    return namespace === undefined ? c.objects.values() : (c.byNamespace.get(namespace)?.values() ?? []);
+  }
+
+  /**
+   * The objects of `namespace` as they were at version `at` (every event after it is in the log): the
+   * current ones with the collection's later events undone, newest first.
+   */
+  function objectsAsOf(c: Collection, namespace: string | undefined, at: number): Iterable<KubeObject> {
+    const state = new Map<string, KubeObject>();
+    for (const object of objectsIn(c, namespace))
+      state.set(keyOf(object.metadata.namespace, object.metadata.name ?? ''), object);
+    const later = eventsAfter(c, at);
+    for (let i = later.length - 1; i >= 0; i -= 1) {
+      const { object, previous } = later[i];
+      if (namespace !== undefined && object.metadata.namespace !== namespace) continue;
+      const key = keyOf(object.metadata.namespace, object.metadata.name ?? '');
+      if (previous) state.set(key, previous);
+      else state.delete(key);
+    }
+    return state.values();
   }
 
   function eventsAfter(c: Collection, from: number): LogEntry[] {
@@ -584,8 +615,7 @@ export function createStore(options: StoreOptions): MemoryStore {
       const found: StoredRef[] = [];
       for (const c of collections.values()) {
         if (!c.rt.namespaced) continue;
-        for (const object of c.objects.values())
-          if (object.metadata.namespace === ns) found.push({ rt: c.rt, object });
+        for (const object of c.byNamespace.get(ns)?.values() ?? []) found.push({ rt: c.rt, object });
       }
       return found;
     },
@@ -660,14 +690,26 @@ export function createStore(options: StoreOptions): MemoryStore {
       return subresource === 'scale' ? scaleOf(rt, existing) : output(rt, existing);
     },
 
-    list(rt, namespace, options: ListOptions = {}) {
+    list(rt, namespace, options: PagedListOptions = {}) {
       if (!rt.namespaced && namespace) scope(rt, namespace);
       const filter = objectFilter(options);
-      const items = [...collection(rt).objects.values()]
-        .filter((o) => (namespace === undefined || o.metadata.namespace === namespace) && filter(o))
-        .sort(byNamespaceAndName)
-        .map((o) => output(rt, o));
-      return { items, resourceVersion: String(rv) };
+      const c = collection(rt);
+      const ns = rt.namespaced ? namespace : undefined;
+      const token = options.continue ? decodeContinue(options.continue, ns) : undefined;
+      if (token && (token.rv < compactedRv || token.rv > rv)) throw expiredToken();
+      const snapshotRv = token?.rv ?? rv;
+      const source = token ? objectsAsOf(c, ns, token.rv) : objectsIn(c, ns);
+      const sorted = [...source]
+        .filter((o) => filter(o) && (!token || compareKeys(listKey(o), token.key) > 0))
+        .sort(byNamespaceAndName);
+      const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
+      const selected = options.labelSelector !== undefined || options.fieldSelector !== undefined;
+      const page = cutPage(sorted, limit, snapshotRv, !selected);
+      return {
+        ...page,
+        items: page.items.map((o) => output(rt, o)),
+        resourceVersion: String(snapshotRv),
+      };
     },
 
     update(rt, namespace, name, input, subresource) {

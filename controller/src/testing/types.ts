@@ -159,6 +159,24 @@ export interface ListOptions {
   fieldSelector?: string;
 }
 
+/** A list's paging (see list-pages.ts): at most `limit` items, from where `continue` left off. */
+export interface PagedListOptions extends ListOptions {
+  /** At most this many items; undefined or < 1: all. */
+  limit?: number;
+  /** The `continue` token of the previous page. */
+  continue?: string;
+}
+
+/** One page of a list (the whole list when no limit was given). */
+export interface ObjectList {
+  items: KubeObject[];
+  /** The snapshot's version: the same on every page of one list. */
+  resourceVersion: string;
+  /** The token of the next page; absent on the last page. */
+  continue?: string;
+  remainingItemCount?: number;
+}
+
 export interface WatchOptions extends ListOptions {
   /** Deliver events after this version; absent or `0`: synthetic ADDED for current objects first. */
   resourceVersion?: string;
@@ -184,11 +202,8 @@ export interface ObjectStore {
   create(rt: ResourceType, namespace: string | undefined, object: KubeObject): KubeObject;
   /** With `scale`, returns an `autoscaling/v1` Scale built from the scale paths. */
   get(rt: ResourceType, namespace: string | undefined, name: string, subresource?: Subresource): KubeObject;
-  list(
-    rt: ResourceType,
-    namespace: string | undefined,
-    options?: ListOptions,
-  ): { items: KubeObject[]; resourceVersion: string };
+  /** Pages with `limit`/`continue`; a token whose snapshot left the event window is 410 Expired. */
+  list(rt: ResourceType, namespace: string | undefined, options?: PagedListOptions): ObjectList;
   /** Optimistic concurrency: a stale `metadata.resourceVersion` → 409 Conflict; absent → last write wins. */
   update(
     rt: ResourceType,
