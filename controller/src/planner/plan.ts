@@ -552,6 +552,8 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       spec.maxReplicas === 0
         ? Number.POSITIVE_INFINITY
         : spec.maxReplicas - (world.owned.length + world.virtualCreates.length),
+    promotionRoom:
+      spec.maxReplicas === 0 ? Number.POSITIVE_INFINITY : spec.maxReplicas - runningOrWill(world, leaving),
     burstRoom: options.maxBurst - world.inFlightCreates,
     maxReplicas: spec.maxReplicas,
     leaving: leaving.length,
@@ -701,6 +703,21 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     world.demand.nextBeginTime,
     nextStartupDeadline(world),
   ]);
+}
+
+/**
+ * Instances that run or will (what a promotion must fit beside under the ceiling): every one but
+ * standbys and leaving ones without a live Pod (ended, or already gone), plus realised creates in
+ * flight. Leaving instances whose Pod still runs count until they are deleted, as they do for creates.
+ */
+function runningOrWill(world: World, leaving: readonly { readonly view: InstanceView }[]): number {
+  const gone = new Set(
+    leaving
+      .filter(({ view }) => view.pod === 'none' || view.pod === 'Failed' || view.pod === 'Succeeded')
+      .map(({ view }) => view.name),
+  );
+  const owned = world.owned.filter((v) => !v.standby && !gone.has(v.name)).length;
+  return owned + world.virtualCreates.filter((c) => !c.standby).length;
 }
 
 /** The earliest moment a booting instance's startup times out (a timer, so idle stays quiet otherwise). */
