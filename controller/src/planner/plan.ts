@@ -28,7 +28,8 @@
  *     promoted first, then instances created. With WaitForFirstConsumer instances are standbys and a
  *     waiting lease gets one promoted (§3.6).
  * 10. Ceiling (§3.4): never more than maxReplicas instances, counting every one not being deleted
- *     and every create in flight; `ScalingLimited` when the rules want more.
+ *     and every create in flight; a standby is promoted only when the instances that run or will
+ *     leave it room; `ScalingLimited` when the rules want more.
  * 11. Burst (§3.5): creates in flight plus this pass's never exceed maxBurst (the executor sends them
  *     in slow-start batches).
  * 12. Standby (§3.6): when nothing enabled would remain, one standby Exporter is kept or created, so a
