@@ -31,7 +31,8 @@
  *     promoted first, then instances created. With WaitForFirstConsumer instances are standbys and a
  *     waiting lease gets one promoted (§3.6).
  * 10. Ceiling (§3.4): never more than maxReplicas instances, counting every one not being deleted
- *     and every create in flight; `ScalingLimited` when the rules want more.
+ *     and every create in flight; a standby is promoted only when the instances that run or will
+ *     leave it room; `ScalingLimited` when the rules want more.
  * 11. Burst (§3.5): creates in flight plus this pass's never exceed maxBurst (the executor sends them
  *     in slow-start batches).
  * 12. Standby (§3.6): when nothing enabled would remain, one standby Exporter is kept or created, so a
@@ -594,6 +595,8 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       spec.maxReplicas === 0
         ? Number.POSITIVE_INFINITY
         : spec.maxReplicas - (world.owned.length + world.virtualCreates.length),
+    promotionRoom:
+      spec.maxReplicas === 0 ? Number.POSITIVE_INFINITY : spec.maxReplicas - runningOrWill(world, leaving),
     burstRoom: options.maxBurst - world.inFlightCreates,
     maxReplicas: spec.maxReplicas,
     leaving: leaving.length,
@@ -775,6 +778,21 @@ function lastEnabledKeeper(
     .filter((v) => v.enabled && !v.leased)
     .sort((a, b) => b.createdAt - a.createdAt || (a.name < b.name ? -1 : 1));
   return gone[0]?.name;
+}
+
+/**
+ * Instances that run or will (what a promotion must fit beside under the ceiling): every one but
+ * standbys and leaving ones without a live Pod (ended, or already gone), plus realised creates in
+ * flight. Leaving instances whose Pod still runs count until they are deleted, as they do for creates.
+ */
+function runningOrWill(world: World, leaving: readonly { readonly view: InstanceView }[]): number {
+  const gone = new Set(
+    leaving
+      .filter(({ view }) => view.pod === 'none' || view.pod === 'Failed' || view.pod === 'Succeeded')
+      .map(({ view }) => view.name),
+  );
+  const owned = world.owned.filter((v) => !v.standby && !gone.has(v.name)).length;
+  return owned + world.virtualCreates.filter((c) => !c.standby).length;
 }
 
 /**

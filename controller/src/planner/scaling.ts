@@ -7,7 +7,8 @@
  * 1. realised deficit (floor, buffer, demand): promote current standbys, then create; with
  *    WaitForFirstConsumer, then create standbys for the buffer and floor;
  * 2. the ceiling (room under maxReplicas, counting every instance not being deleted and every create in
- *    flight) and the burst cap (creates in flight + this pass ≤ maxBurst) cap the creates;
+ *    flight) and the burst cap (creates in flight + this pass ≤ maxBurst) cap the creates; promotions
+ *    need room among the instances that run or will (a standby may sit beyond the ceiling);
  * 3. surplus (pool.ts `findSurplus`), then the rollout surge: up to `rolloutSurgePercent` of the pool
  *    in replacements for outdated instances the rules still need, fewer by the current-revision
  *    instances already starting;
@@ -46,6 +47,12 @@ export interface ScaleInput {
   readonly canStartPods: boolean;
   /** Creates the ceiling leaves room for (Infinity when maxReplicas is 0). */
   readonly ceilingRoom: number;
+  /**
+   * Promotions the ceiling leaves room for (Infinity when maxReplicas is 0): a promoted standby gets a
+   * Pod, so it needs a place among the instances that run or will — a standby may sit beyond the
+   * ceiling (it took the place of leaving instances, or maxReplicas was lowered after it was made).
+   */
+  readonly promotionRoom: number;
   /** Creates the burst cap leaves room for. */
   readonly burstRoom: number;
   readonly maxReplicas: number;
@@ -147,7 +154,9 @@ export function decideScale(input: ScaleInput): ScaleDecision {
         ['demand', Math.max(0, supplyNeed(req) - Math.max(before.realised, req.minAvailable))],
         ['floor', realisedWanted],
       ]);
-  const promote = input.canStartPods ? promotable.slice(0, realisedWanted) : [];
+  const promote = input.canStartPods
+    ? promotable.slice(0, Math.max(0, Math.min(realisedWanted, input.promotionRoom)))
+    : [];
   const promoted = new Set(promote.map((m) => m.name));
   members = members.map((m) => (promoted.has(m.name) ? { ...m, kind: 'starting' as const } : m));
   let tally: Tally = tallyOf(members, wffc);

@@ -172,7 +172,8 @@ describe('planner properties', () => {
         const inFlight = (s.inFlight?.creating ?? []).filter((c) => !known.has(c.name)).length;
         const owned = ownedNotDeleting(s).length;
         const realised = creates.filter((c) => !c.standby).length;
-        expect(owned + inFlight + realised).toBeLessThanOrEqual(w.maxReplicas);
+        // (A pool already above a lowered ceiling may still get its standby: only Pods are held here.)
+        if (realised > 0) expect(owned + inFlight + realised).toBeLessThanOrEqual(w.maxReplicas);
         const removed = new Set(
           result.actions
             .filter(
