@@ -394,15 +394,13 @@ describe('lease assignment', () => {
   });
 
   it('retries a Pending lease after 1 s, doubling to 30 s', async () => {
-    const w = world();
-    w.createExporter('e1');
     const passes: number[] = [];
-    const start = w.clock.now();
-    const list = w.store.list.bind(w.store);
-    w.store.list = (rt, namespace, options) => {
-      if (rt === w.leaseRt && namespace === NS) passes.push(w.clock.now() - start);
-      return list(rt, namespace, options);
-    };
+    let start = 0;
+    const w = world({
+      jumpstarter: { onPass: (namespace) => namespace === NS && passes.push(w.clock.now() - start) },
+    });
+    start = w.clock.now();
+    w.createExporter('e1');
     w.createLease('l1');
     await w.run();
     passes.length = 0;
