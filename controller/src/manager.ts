@@ -32,6 +32,7 @@ import { objectKey } from './queue/object-key';
 import { WorkQueue } from './queue/work-queue';
 import { EventRecorder } from './reconciler/event-recorder';
 import { Expectations } from './reconciler/expectations';
+import { SlowStart } from './reconciler/slow-start';
 import { registerHandlers } from './reconciler/handlers';
 import { LatencyObserver } from './reconciler/observations';
 import { Reconciler } from './reconciler/reconciler';
@@ -94,6 +95,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     clients,
     provisioner: options.provisioner,
     expectations,
+    slowStart: new SlowStart(),
     statuses: new StatusMemo(),
     clock,
     plannerOptions: { ...deps.plannerOptions, maxBurst: options.maxBurst },

@@ -1,10 +1,14 @@
 /**
  * The executor: applies a plan's actions through the API, group by group in the plan's order (creates
- * before disables and deletes; the writes of one group concurrently), and reports what it applied. It decides nothing the planner decides; what is
- * its own:
+ * before disables and deletes; the writes of one group concurrently), and reports what it applied. It
+ * decides nothing the planner decides; what is its own:
  *
- * - **Slow start** (SPEC §3.5): Exporter creates go in batches of 1, 2, 4, … and stop at the first
- *   failed batch, so a quota or admission problem costs one failed request, not fifty.
+ * - **Slow start** (SPEC §3.5, slow-start.ts): Exporter creates go in batches sized by the set's window
+ *   (1, 2, 4, …, kept across passes, back to 1 after a failed batch) and stop at the first failed
+ *   batch, so a quota or admission problem costs one failed request, not fifty.
+ * - **Overlap**: promotions and renders concern instances that exist already, so they are sent while the
+ *   create batches are in flight rather than after them; creates and renders share one bound of
+ *   `maxBurst` writes in flight, and everything else (config syncs, Pod and Exporter removals) follows.
  * - **Idempotence**: AlreadyExists on a create means an earlier create of this never-reused name landed;
  *   NotFound on a delete means it is gone. Both count as success.
  * - **Expectations**: every applied write is recorded until the cache shows it (expectations.ts).
@@ -25,10 +29,14 @@ import type { V1Pod, V1Secret } from '@kubernetes/client-node';
 import { apiErrorMessage, isAlreadyExists, isNotFound } from './api-errors';
 import type { Expectations } from './expectations';
 import type { SetWorld } from './snapshot';
+import type { SlowStart } from './slow-start';
+import { resolveOptions } from '../planner/snapshot';
 
 export interface ExecutorDeps {
   readonly clients: KubeClients;
   readonly expectations: Expectations;
+  /** Each set's create window, kept across passes. */
+  readonly slowStart: SlowStart;
 }
 
 export interface ReplicaFailure {
@@ -46,7 +54,7 @@ export interface Execution {
   readonly errors: readonly unknown[];
 }
 
-/** Writes of one action group in flight at once (creates have their own slow start). */
+/** Writes of one action group in flight at once, for groups outside the `maxBurst` bound. */
 export const WRITE_CONCURRENCY = 16;
 
 /** Runs `work` on every item, at most `limit` at a time; resolves when all are done. */
@@ -62,15 +70,35 @@ async function inParallel<T>(
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/** Batch sizes 1, 2, 4, … covering `total`. */
-export function slowStartBatches(total: number): number[] {
-  const sizes: number[] = [];
-  for (let size = 1, left = total; left > 0; size *= 2) {
-    sizes.push(Math.min(size, left));
-    left -= Math.min(size, left);
+/**
+ * A counting semaphore: at most `capacity` tasks run at once; waiting tasks start in arrival order,
+ * urgent ones (the create batches) before the others.
+ */
+export class Limiter {
+  private running = 0;
+  private readonly urgent: (() => void)[] = [];
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  async run<T>(task: () => Promise<T>, urgent = false): Promise<T> {
+    if (this.running >= this.capacity) {
+      await new Promise<void>((resolve) => (urgent ? this.urgent : this.waiting).push(resolve));
+    } else {
+      this.running += 1;
+    }
+    try {
+      return await task();
+    } finally {
+      const wake = this.urgent.shift() ?? this.waiting.shift();
+      if (wake) wake();
+      else this.running -= 1;
+    }
   }
-  return sizes;
 }
+
+/** Groups sent while the create batch is in flight (they concern instances that exist already). */
+const ALONGSIDE_CREATES: ReadonlySet<Action['type']> = new Set(['PromoteStandby', 'RenderInstance']);
 
 export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): Promise<Execution> {
   const { clients, expectations } = deps;
@@ -174,7 +202,8 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
 
   // AddFinalizer comes before everything (ACTION_ORDER), and nothing goes without it: a set deleted
   // before its drain finalizer lands is gone at once, and the garbage collector deletes its instances,
-  // leased ones and their Leases too (simulation seed 862). The pass is retried with backoff.
+  // leased ones and their Leases too (simulation seed 862). The pass is retried with backoff. Then the
+  // create batches, with promotions and renders alongside them.
   for (const action of others.filter((a) => a.type === 'AddFinalizer')) {
     try {
       await run(action);
@@ -182,22 +211,38 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
       return { applied, changedReplicas: false, errors: [error] };
     }
   }
-  // Then the slow-start creates.
-  const rest = others.filter((a) => a.type !== 'AddFinalizer');
+  const { maxBurst } = resolveOptions(snapshot.options);
+  const burst = new Limiter(maxBurst);
+  // Promotions and renders take the slots the create batches leave (urgent: they go first).
+  let alongsideDone: Promise<void> | undefined;
+  const startAlongside = () =>
+    (alongsideDone ??= runGroups(
+      others.filter((a) => ALONGSIDE_CREATES.has(a.type)),
+      async (group) => {
+        await Promise.all(group.map((action) => burst.run(() => runCaught(action))));
+      },
+    ));
   let createFailed = false;
-  let offset = 0;
-  for (const size of slowStartBatches(creates.length)) {
+  for (let offset = 0; offset < creates.length && !createFailed;) {
     changedReplicas = true;
+    const size = deps.slowStart.batchSize(key, creates.length - offset, maxBurst);
     const batch = creates.slice(offset, offset + size);
     offset += size;
-    const results = await Promise.allSettled(batch.map(createOne));
+    const sent = Promise.allSettled(batch.map((action) => burst.run(() => createOne(action), true)));
+    startAlongside();
+    const results = await sent;
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       createFailed = true;
+      deps.slowStart.failed(key);
       replicaFailure = { reason: ConditionReasons.FailedCreate, message: apiErrorMessage(failed.reason) };
-      break;
+    } else {
+      deps.slowStart.succeeded(key, batch.length, maxBurst);
     }
   }
+  if (creates.length === 0 && (snapshot.inFlight?.creating?.length ?? 0) === 0) deps.slowStart.forget(key);
+  await startAlongside();
+  const rest = others.filter((a) => a.type !== 'AddFinalizer' && !ALONGSIDE_CREATES.has(a.type));
   const deletes = rest.filter((a) => a.type === 'DeleteExporter');
   let leasedNow: ReadonlySet<string> = new Set();
   if (deletes.length > 0) {
@@ -209,27 +254,47 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
       leasedNow = new Set(deletes.map((a) => a.name));
     }
   }
-  // Action groups go in the plan's order; within a group the writes concern different objects, so they
-  // are sent concurrently (bounded), and 20 surplus instances leave in one round trip, not twenty.
-  const groups = new Map<Action['type'], Action[]>();
-  for (const action of rest) groups.set(action.type, [...(groups.get(action.type) ?? []), action]);
-  for (const group of groups.values()) {
-    await inParallel(group, WRITE_CONCURRENCY, async (action) => {
+  await runGroups(rest, (group) =>
+    inParallel(group, WRITE_CONCURRENCY, async (action) => {
       if (action.type === 'DeleteExporter' && leasedNow.has(action.name)) return;
-      // A rollout retires an outdated instance only once its replacement exists.
+      // A rollout retires an outdated instance only once its replacement exists (was sent and landed).
       if (createFailed && 'reason' in action && action.reason === 'rollout') return;
-      try {
-        await run(action);
-      } catch (error) {
-        if (action.type === 'DeleteExporter') {
-          replicaFailure ??= { reason: ConditionReasons.FailedDelete, message: apiErrorMessage(error) };
-        } else {
-          errors.push(error);
-        }
-      }
-    });
+      await runCaught(action);
+    }),
+  );
+  return {
+    applied,
+    changedReplicas,
+    ...(replicaFailure ? { replicaFailure } : {}),
+    errors,
+  };
+
+  /**
+   * Sends `actions` group by group in the plan's order; within a group the writes concern different
+   * objects, so `send` runs them concurrently (bounded), and 20 surplus instances leave in one round
+   * trip, not twenty.
+   */
+  async function runGroups(
+    actions: readonly Action[],
+    send: (group: readonly Action[]) => Promise<void>,
+  ): Promise<void> {
+    const groups = new Map<Action['type'], Action[]>();
+    for (const action of actions) groups.set(action.type, [...(groups.get(action.type) ?? []), action]);
+    for (const group of groups.values()) await send(group);
   }
-  return { applied, changedReplicas, ...(replicaFailure ? { replicaFailure } : {}), errors };
+
+  /** Runs one action; a failed delete is a ReplicaFailure, any other failed write an error. */
+  async function runCaught(action: Action): Promise<void> {
+    try {
+      await run(action);
+    } catch (error) {
+      if (action.type === 'DeleteExporter') {
+        replicaFailure ??= { reason: ConditionReasons.FailedDelete, message: apiErrorMessage(error) };
+      } else {
+        errors.push(error);
+      }
+    }
+  }
 }
 
 async function createRendered(

@@ -128,6 +128,7 @@ export class Reconciler {
   /** Drops everything kept for a set. */
   forget(key: string): void {
     this.deps.expectations.forget(key);
+    this.deps.slowStart.forget(key);
     this.deps.statuses.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
     this.deps.latencies?.forget(key);

@@ -9,6 +9,7 @@ import { createClients } from '../../src/kube/clients';
 import type { Plan } from '../../src/planner';
 import { execute } from '../../src/reconciler/executor';
 import { Expectations } from '../../src/reconciler/expectations';
+import { SlowStart } from '../../src/reconciler/slow-start';
 import type { SetWorld } from '../../src/reconciler/snapshot';
 import { startTestCluster, type TestCluster } from '../../src/testing';
 
@@ -85,6 +86,7 @@ describe('lease confirmation before deletes', () => {
     const execution = await execute(world(), deletesOf(['pool-0', 'pool-1', 'pool-2']), {
       clients,
       expectations: new Expectations(c.clock),
+      slowStart: new SlowStart(),
     });
     expect(execution.applied.map((a) => (a as { name: string }).name).sort()).toEqual(['pool-1', 'pool-2']);
     expect(execution.replicaFailure).toBeUndefined();
@@ -99,6 +101,7 @@ describe('lease confirmation before deletes', () => {
     const execution = await execute(world(), deletesOf(['pool-1', 'pool-2']), {
       clients,
       expectations: new Expectations(c.clock),
+      slowStart: new SlowStart(),
     });
     expect(execution.applied).toEqual([]);
     expect(execution.replicaFailure?.reason).toBe('FailedDelete');
@@ -108,7 +111,15 @@ describe('lease confirmation before deletes', () => {
   it('lists no Leases in a pass without deletes', async () => {
     const c = await setUp();
     const clients = createClients(c.kubeConfigFor('controller', NS));
-    await execute(world(), { actions: [], events: [] }, { clients, expectations: new Expectations(c.clock) });
+    await execute(
+      world(),
+      { actions: [], events: [] },
+      {
+        clients,
+        expectations: new Expectations(c.clock),
+        slowStart: new SlowStart(),
+      },
+    );
     expect(c.counters.total({ identity: 'controller', resource: 'leases' })).toBe(0);
   });
 });

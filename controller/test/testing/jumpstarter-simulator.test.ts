@@ -30,10 +30,13 @@ function world(
   options: {
     jumpstarter?: Partial<JumpstarterSimulatorOptions>;
     kubelet?: Partial<KubeletSimulatorOptions>;
+    /** Writes into the store before the simulators start. */
+    before?: (store: ReturnType<typeof createStore>) => void;
   } = {},
 ) {
   const clock = manualClock();
   const store = createStore({ registry: createRegistry([...jumpstarterCrds]), clock, namespaces: [NS] });
+  options.before?.(store);
   const jumpstarter = startJumpstarterSimulator({ store, ...options.jumpstarter });
   const kubelet = startKubeletSimulator({ store, bootDelayMs: BOOT_MS, ...options.kubelet });
   stops.push(() => {
@@ -319,6 +322,27 @@ describe('Registered and Online', () => {
 });
 
 describe('lease assignment', () => {
+  it('serves Exporters stored before it started, and forgets deleted ones', async () => {
+    const w = world({
+      before: (store) => {
+        const exporterRt = store.registry.byKind('jumpstarter.dev/v1alpha1', 'Exporter')!;
+        store.create(exporterRt, NS, {
+          apiVersion: 'jumpstarter.dev/v1alpha1',
+          kind: 'Exporter',
+          metadata: { name: 'early', labels: { board: 'rpi4' } },
+          spec: {},
+        });
+      },
+    });
+    await w.run();
+    expect(w.exporter('early').status?.credential).toEqual({ name: 'early-exporter' });
+
+    w.store.delete(w.exporterRt, NS, 'early');
+    w.createLease('l1');
+    await w.run();
+    expect(cond(w.lease('l1'), 'Unsatisfiable')).toBe('True/NoAccess');
+  });
+
   it('ends a lease that matches no Exporter Unsatisfiable/NoAccess at once', async () => {
     const w = world();
     w.createExporter('other', { board: 'sa8295' });
@@ -394,15 +418,13 @@ describe('lease assignment', () => {
   });
 
   it('retries a Pending lease after 1 s, doubling to 30 s', async () => {
-    const w = world();
-    w.createExporter('e1');
     const passes: number[] = [];
-    const start = w.clock.now();
-    const list = w.store.list.bind(w.store);
-    w.store.list = (rt, namespace, options) => {
-      if (rt === w.leaseRt && namespace === NS) passes.push(w.clock.now() - start);
-      return list(rt, namespace, options);
-    };
+    let start = 0;
+    const w = world({
+      jumpstarter: { onPass: (namespace) => namespace === NS && passes.push(w.clock.now() - start) },
+    });
+    start = w.clock.now();
+    w.createExporter('e1');
     w.createLease('l1');
     await w.run();
     passes.length = 0;

@@ -8,6 +8,10 @@
  * process queues the namespace, and one pass reads it whole and writes only what differs (an idle
  * cluster sees no writes from it). Time-driven work — a future `beginTime`, expiry, the Pending
  * backoff (1 s doubling to 30 s), a lost process going `Seen` — is scheduled on the clock.
+ *
+ * A pass reads its namespace from the simulator's own index, fed by its watches (the store delivers
+ * watch events as it commits, so the index is current when a pass runs), rather than listing it: a
+ * list scans every object of the kind in the store and deep-copies the namespace's, on every event.
  */
 import { isDeepStrictEqual } from 'node:util';
 import {
@@ -60,6 +64,8 @@ export interface JumpstarterSimulatorOptions {
   readonly pendingBackoff?: { readonly initialMs?: number; readonly maxMs?: number };
   /** Errors the simulator could not handle; they are also kept in `errors`. */
   readonly onError?: (error: SimulatorError) => void;
+  /** Called as each namespace pass starts (tests count passes with it). */
+  readonly onPass?: (namespace: string) => void;
 }
 
 export interface JumpstarterSimulator {
@@ -135,6 +141,9 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
   const leaseOrder = new Map<string, number>();
   let leaseCounter = 0;
   let stopped = false;
+  /** Exporters and Leases by namespace and name, as the watches last delivered them (read-only). */
+  const exportersByNamespace = new Map<string, Map<string, Exporter>>();
+  const leasesByNamespace = new Map<string, Map<string, Lease>>();
 
   const queue = createWorkQueue<string>(reconcileNamespace, (key, error) => {
     const failure = { key, error };
@@ -188,6 +197,34 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
       return { accepted: false, reason: `the token of exporter ${namespace}/${exporter} was rejected` };
     }
     return { accepted: true };
+  }
+
+  // --- the index ---------------------------------------------------------------------------------
+
+  /** Keeps `index` (by namespace, then name) in step with a watch event. */
+  function indexEvent<T extends { metadata: { name?: string } }>(
+    index: Map<string, Map<string, T>>,
+    namespace: string,
+    type: string,
+    object: T,
+  ): void {
+    let names = index.get(namespace);
+    if (type === 'DELETED') {
+      names?.delete(nameOf(object));
+      if (names?.size === 0) index.delete(namespace);
+      return;
+    }
+    if (names === undefined) index.set(namespace, (names = new Map()));
+    names.set(nameOf(object), object);
+  }
+
+  /** The namespace's objects of `index` in name order (the order a list returns them in). */
+  function sortedOf<T extends { metadata: { name?: string } }>(
+    index: Map<string, Map<string, T>>,
+    namespace: string,
+  ): T[] {
+    const byName = (a: T, b: T): number => (nameOf(a) < nameOf(b) ? -1 : nameOf(a) > nameOf(b) ? 1 : 0);
+    return [...(index.get(namespace)?.values() ?? [])].sort(byName);
   }
 
   // --- writes ------------------------------------------------------------------------------------
@@ -319,12 +356,13 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
 
   function reconcileNamespace(namespace: string): void {
     if (stopped) return;
+    options.onPass?.(namespace);
     const now = clock.now();
     const wakeTimes: number[] = [];
-    const exporters = store.list(exporterRt, namespace).items as unknown as Exporter[];
+    const exporters = sortedOf(exportersByNamespace, namespace);
     // A Lease without a spec object (only a looser CRD admits one) is skipped, as Jumpstarter's
     // controller leaves a Lease it cannot decode: it must not stop the namespace's other Leases.
-    const leases = (store.list(leaseRt, namespace).items as unknown as Lease[]).filter(
+    const leases = sortedOf(leasesByNamespace, namespace).filter(
       (lease) => lease.metadata.deletionTimestamp === undefined && isJsonMap(lease.spec),
     );
 
@@ -376,6 +414,8 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
       return desired.status;
     };
     const known = exporters.map((exporter) => ({ ...exporter, status: statusOf(exporter) }));
+    /** Index of each Exporter in `known` by name (a pass over 10,000 Exporters must not search it). */
+    const indexOf = new Map(known.map((exporter, index) => [nameOf(exporter), index]));
 
     // Assignment, oldest lease first.
     const order = (lease: Lease): number =>
@@ -412,18 +452,15 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
             const exporter = nameOf(decision.exporter);
             leased.add(exporter);
             leaseOf.set(exporter, nameOf(lease));
-            const index = known.findIndex((e) => nameOf(e) === exporter);
-            if (index >= 0) known[index] = { ...known[index], status: statusOf(known[index]) };
+            const index = indexOf.get(exporter);
+            if (index !== undefined) known[index] = { ...known[index], status: statusOf(known[index]) };
           }
           break;
       }
     }
     leaseOfExporter.set(namespace, leaseOf);
 
-    for (const exporter of exporters) {
-      const desired = known.find((e) => nameOf(e) === nameOf(exporter))?.status;
-      if (desired !== undefined) writeExporterStatus(exporter, namespace, desired);
-    }
+    exporters.forEach((exporter, index) => writeExporterStatus(exporter, namespace, known[index].status));
     schedule(namespace, wakeTimes, now);
   }
 
@@ -448,7 +485,9 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
   const watches = [
     store.watch(exporterRt, undefined, {}, (event) => {
       const namespace = namespaceOf(event.object);
-      if (namespace !== undefined && event.type !== 'BOOKMARK') queue.add(namespace);
+      if (namespace === undefined || event.type === 'BOOKMARK') return;
+      indexEvent(exportersByNamespace, namespace, event.type, event.object as unknown as Exporter);
+      queue.add(namespace);
     }),
     store.watch(leaseRt, undefined, {}, (event) => {
       const namespace = namespaceOf(event.object);
@@ -460,6 +499,7 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
       } else if (!leaseOrder.has(uid)) {
         leaseOrder.set(uid, leaseCounter++);
       }
+      indexEvent(leasesByNamespace, namespace, event.type, event.object as unknown as Lease);
       queue.add(namespace);
     }),
     store.watch(secretRt, undefined, {}, (event) => {
