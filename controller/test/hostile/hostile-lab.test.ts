@@ -14,7 +14,6 @@ import { parse } from 'yaml';
 import { Labels, type ExporterConfig, type ExporterSetSpec, type JsonObject } from 'virtual-exporters';
 import type { KubeObject } from '../../src/testing';
 import {
-  CONTROLLER,
   NS,
   createClass,
   createSet,
@@ -22,12 +21,12 @@ import {
   instancesOf,
   scenarioPerTest,
   until,
+  writesWhenSettled,
   type Scenario,
 } from '../scenarios/support';
 
 const startScenario = scenarioPerTest();
 
-const WRITES = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 const MiB = 1 << 20;
 
 /** A spec whose template and selector use `board` (so no set serves another's leases). */
@@ -189,17 +188,7 @@ describe('hostile input at the controller', () => {
     await cluster.settle();
 
     // Settled: a long stretch of cluster time costs a bounded number of writes (none, when all is well).
-    const writes = () => cluster.counters.total({ identity: CONTROLLER, verb: [...WRITES] });
-    let seen = writes();
-    let since = Date.now();
-    await until('no more writes', () => {
-      if (writes() !== seen) [seen, since] = [writes(), Date.now()];
-      return Date.now() - since >= 200;
-    });
-    const before = writes();
-    const from = cluster.clock.now();
-    await until('a minute of cluster time', () => cluster.clock.now() - from >= 60_000);
-    expect(writes() - before).toBe(0);
+    expect(await writesWhenSettled(cluster, 60_000)).toBe(0);
     expect(stopped).toBe(false);
     expect(manager.isLeader()).toBe(true);
 

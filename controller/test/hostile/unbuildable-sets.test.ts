@@ -23,6 +23,7 @@ import {
   instancesOf,
   scenarioPerTest,
   until,
+  writesWhenSettled,
 } from '../scenarios/support';
 
 const startScenario = scenarioPerTest();
@@ -162,18 +163,7 @@ describe('sets the API server would refuse every instance of', () => {
     expect(exporterCreates).toBe(cluster.store.list(exportersRt, NS).items.length);
 
     // Settled: a minute of cluster time costs no write; the controller is up and the healthy set whole.
-    const writes = () =>
-      cluster.counters.total({ identity: CONTROLLER, verb: ['create', 'update', 'patch', 'delete'] });
-    let seen = writes();
-    let since = Date.now();
-    await until('no more writes', () => {
-      if (writes() !== seen) [seen, since] = [writes(), Date.now()];
-      return Date.now() - since >= 200;
-    });
-    const before = writes();
-    const from = cluster.clock.now();
-    await until('a minute of cluster time', () => cluster.clock.now() - from >= 60_000);
-    expect(writes() - before).toBe(0);
+    expect(await writesWhenSettled(cluster, 60_000)).toBe(0);
     expect(stopped).toBe(false);
     expect(status('healthy')).toMatchObject({ replicas: 2, leasedReplicas: 1, availableReplicas: 1 });
     expect(cluster.store.get(leasesRt, NS, 'no-spec').status).toBeUndefined();

@@ -207,3 +207,33 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
+
+/**
+ * Waits until the controller has stopped writing (no write for 200 ms of wall time), then returns how
+ * many writes it makes over `clusterMs` of cluster time: the idle cost of a settled cluster (0 when all
+ * is well).
+ */
+export async function writesWhenSettled(
+  cluster: TestCluster,
+  clusterMs: number,
+  timeoutMs?: number,
+): Promise<number> {
+  const writes = () => cluster.counters.total({ identity: CONTROLLER, verb: WRITE_VERBS });
+  let seen = writes();
+  let since = Date.now();
+  await until('no more writes', () => {
+    if (writes() !== seen) [seen, since] = [writes(), Date.now()];
+    return Date.now() - since >= 200;
+  });
+  await cluster.settle();
+  const before = writes();
+  const from = cluster.clock.now();
+  await until(
+    `${clusterMs / 1000} s of cluster time`,
+    () => cluster.clock.now() - from >= clusterMs,
+    timeoutMs,
+  );
+  return writes() - before;
+}
