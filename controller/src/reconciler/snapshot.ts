@@ -276,17 +276,19 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     const exporterName = exporter.metadata?.name ?? '';
     const token = tokenOf(exporter);
     const ca = await caBundleOf();
+    // What every instance of the pass shares (the CA bundle is one read per pass), serialized once.
     setInputs ??= JSON.stringify([
       set.metadata?.uid,
       set.metadata?.name,
       set.spec,
       cls?.metadata?.uid,
       cls?.spec,
+      ca,
     ]);
     const inputs = createHash('sha256')
       .update(setInputs)
       .update('\u0000')
-      .update(JSON.stringify([...exporterInputs(exporter), token, ca]))
+      .update(JSON.stringify([...exporterInputs(exporter), token]))
       .digest('base64');
     const liveDigest = live !== undefined ? cachedSecretDigest(live) : undefined;
     const previous = previousConfigs?.get(exporterName);

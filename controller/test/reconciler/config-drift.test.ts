@@ -54,6 +54,9 @@ describe('config Secret drift', () => {
     expect(cached()?.dataDigest).toBe(digest);
     expect(cached()?.data).toBeUndefined();
     // Once in sync, further passes write nothing (not even a no-op patch): the digests match.
+    // (A pass that started before the repair reached the cache may still patch the same data: wait.)
+    const idle = () => manager.queue.depth() + manager.queue.inFlight() === 0 || undefined;
+    await until('the passes in flight done', idle);
     const version = cluster.store.get(secrets, NS, secretName).metadata?.resourceVersion;
     const secretWrites = () =>
       cluster.counters.total({
@@ -64,7 +67,7 @@ describe('config Secret drift', () => {
     const writes = secretWrites();
     for (let pass = 0; pass < 2; pass += 1) {
       manager.queue.add(`${NS}/pool`);
-      await until('the pass done', () => manager.queue.depth() + manager.queue.inFlight() === 0 || undefined);
+      await until('the pass done', idle);
     }
     expect(cluster.store.get(secrets, NS, secretName).metadata?.resourceVersion).toBe(version);
     expect(secretWrites()).toBe(writes);
