@@ -8,13 +8,14 @@
  * empty: the cluster holds the controller's list requests for a few seconds (a latency fault), so
  * the informers are waiting for their first lists. "After" is read once the caches are synced and the
  * first pass of every set is done. Figure = (RSS after − RSS before) / 10,000; target ≤ 4 KB. The
- * heap's share is reported beside it.
+ * heap's share is reported beside it. The controller runs with the runtime settings (V8 and malloc
+ * flags) of the installer's Deployment, read from the rendered manifest (support/deployment-env.ts).
  */
 import type { Benchmark } from './support/benchmark';
 import { profileFlags } from './support/benchmark';
 import { startClusterChild } from './support/cluster-child';
 import { sleep } from './support/clock';
-import { startControllerChild, type Usage } from './support/controller-child';
+import { runtimeEnv, startControllerChild, type Usage } from './support/controller-child';
 import { CONTROLLER_IDENTITY, waitForQuiet } from './support/quiet';
 import type { BenchResult } from './support/results';
 
@@ -95,6 +96,7 @@ export const p4: Benchmark = {
             instances,
             sets: seed.sets,
             cachedPerInstance: 'Exporter, Pod, config Secret, credential Secret',
+            runtimeEnv: runtimeEnv(),
             listsHeldMs: HOLD_LISTS_MS,
             holdFault: hold,
             before: memoryOf(before),

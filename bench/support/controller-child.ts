@@ -3,7 +3,8 @@
  * (`controller/out/main.js`) with its defaults (`--workers 4`, `--max-burst 50`) unless a benchmark
  * says otherwise, pointed at the cluster child through a kubeconfig file, with its health and metrics
  * endpoints on free loopback ports and a small preloaded probe (controller-probe.cjs) that reports the
- * process's own CPU time and memory over IPC.
+ * process's own CPU time and memory over IPC. Its environment includes the runtime settings the
+ * installer's Deployment ships (V8 and malloc flags, deployment-env.ts), so it runs as it would in a Pod.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { createServer } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { waitUntil } from './clock';
+import { deploymentEnv } from './deployment-env';
 
 /** The controller's CLI as built by `npm run build`. */
 export const controllerMain = (): string => path.resolve(__dirname, '../../controller/out/main.js');
@@ -38,6 +40,19 @@ export interface ControllerChildOptions {
    * a maintainer measure an experimental build without touching the sources.
    */
   readonly main?: string;
+}
+
+/**
+ * The runtime settings the controller runs with: the Deployment's (deployment-env.ts), or none with
+ * `BENCH_CONTROLLER_RUNTIME_ENV=off` — to measure what they are worth, not to report figures.
+ */
+export function runtimeEnv(): Record<string, string> {
+  return process.env.BENCH_CONTROLLER_RUNTIME_ENV === 'off' ? {} : deploymentEnv();
+}
+
+/** The controller's environment: the bench's, then the runtime settings, then `options.env`. */
+export function controllerEnv(options: Pick<ControllerChildOptions, 'env'> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...runtimeEnv(), ...options.env };
 }
 
 export interface Usage {
@@ -126,7 +141,7 @@ export async function startControllerChild(options: ControllerChildOptions): Pro
       ],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, ...options.env },
+      env: controllerEnv(options),
     },
   );
   child.stdout?.pipe(log);

@@ -10,6 +10,7 @@ import { Labels, qemuProvisioner, type Provisioner } from 'virtual-exporters';
 import { seedSettledPools } from '../../bench/support/seed';
 import { waitUntil } from '../../bench/support/clock';
 import { createClients } from '../../controller/src/kube/clients';
+import { secretDataDigest, type CachedSecret } from '../../controller/src/kube/cache-views';
 import { createInformers, type ControllerInformers } from '../../controller/src/kube/informers';
 import { Expectations } from '../../controller/src/reconciler/expectations';
 import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/snapshot';
@@ -80,7 +81,10 @@ describe('controller cache and snapshot (bench fixes)', () => {
     const first = await readSetWorld(`${NS}/pool-0`, deps);
     expect(counts()).toEqual({ renders: 3, caReads: 1 });
     for (const instance of first!.snapshot.instances) {
-      expect(instance.desiredConfigSecretData).toEqual(instance.configSecret?.data);
+      // In sync: the cache holds a digest of the config, not its data, and the planner gets none.
+      expect(instance.configSecret).toBeDefined();
+      expect(instance.configSecret?.data).toBeUndefined();
+      expect(instance.desiredConfigSecretData).toBeUndefined();
     }
 
     await readSetWorld(`${NS}/pool-0`, deps);
@@ -95,6 +99,16 @@ describe('controller cache and snapshot (bench fixes)', () => {
     const third = await readSetWorld(`${NS}/pool-0`, deps);
     expect(counts()).toEqual({ renders: 4, caReads: 1 });
     const rotated = third!.snapshot.instances.find((i) => i.exporter.metadata?.name === 'pool-0-1')!;
-    expect(rotated.desiredConfigSecretData).not.toEqual(rotated.configSecret?.data);
+    expect(secretDataDigest(rotated.desiredConfigSecretData)).not.toBe(
+      (rotated.configSecret as CachedSecret).dataDigest,
+    );
+    const token = Buffer.from(
+      informers!.secrets.get(NS, 'pool-0-1-exporter')!.data!.token!,
+      'base64',
+    ).toString();
+    const config = Object.values(rotated.desiredConfigSecretData!).map((v) =>
+      Buffer.from(v, 'base64').toString(),
+    );
+    expect(config.join('\n')).toContain(token);
   });
 });

@@ -158,6 +158,8 @@ describe('ExporterSetController', () => {
     ]);
     expect(container.env).toEqual([
       { name: 'NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      { name: 'NODE_OPTIONS', value: '--max-semi-space-size=2' },
+      { name: 'MALLOC_ARENA_MAX', value: '2' },
     ]);
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'health' });
     expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });

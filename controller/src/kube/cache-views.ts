@@ -2,14 +2,17 @@
  * What the controller's caches keep of each kind (controller-runtime's cache transform): every object
  * loses `metadata.managedFields` (server-side apply bookkeeping, never read) and has its repeated
  * short strings interned (string-table.ts); a Pod keeps only what the planner and the handlers read,
- * and an Exporter loses the status fields nothing in the controller reads (`devices`, `statusMessage`,
- * condition messages). Bench P4: these caches are most of the controller's memory.
+ * an Exporter loses the status fields nothing in the controller reads (`devices`, `statusMessage`,
+ * condition messages), and a Secret keeps of its data only the credential `token` and, when it holds
+ * more (a config Secret), a digest of the whole data. Bench P4: these caches are most of the
+ * controller's memory.
  *
  * Objects written by others (Exporters, Leases) may have odd shapes (a looser CRD): a view changes only
  * what has the expected shape and passes anything else through as it came, so the planner's wire
  * guards still see it.
  */
-import type { PodObject } from './wire';
+import { createHash } from 'node:crypto';
+import type { PodObject, SecretObject } from './wire';
 import type { WireObject } from './informer';
 import { isRecord, StringTable } from './string-table';
 
@@ -144,4 +147,46 @@ export function podCacheView(object: WireObject, table: StringTable = CACHE_STRI
     };
   }
   return kept as WireObject;
+}
+
+/** A Secret as the Secret cache holds it (`secretCacheView`). */
+export type CachedSecret = SecretObject & {
+  /** `secretDataDigest` of the Secret's whole `data`, when `data` held more than a `token`. */
+  readonly dataDigest?: string;
+};
+
+/** The digest of a cached Secret's whole data (its own `data` is all of it when it has no digest). */
+export function cachedSecretDigest(secret: CachedSecret): string {
+  return secret.dataDigest ?? secretDataDigest(secret.data);
+}
+
+/**
+ * A digest of a Secret's `data` (base64 values as the API server returns them), independent of key
+ * order. The render memo compares a rendered config against the cached one with it (snapshot.ts).
+ */
+export function secretDataDigest(data: Readonly<Record<string, unknown>> | undefined): string {
+  const hash = createHash('sha256');
+  for (const key of Object.keys(data ?? {}).sort()) {
+    const value = data![key];
+    hash.update(key).update('\u0000');
+    hash.update(typeof value === 'string' ? value : (JSON.stringify(value) ?? '')).update('\u0000');
+  }
+  return hash.digest('base64');
+}
+
+/**
+ * What the controller reads of a Secret it keeps (informers.ts `keepSecret`): its metadata, the `token`
+ * (a credential's, the only key a render reads) and, when `data` holds anything else (a config Secret:
+ * ≈ 1.7 KB of base64 YAML), a digest of the whole data instead of it — the render memo finds drift by
+ * comparing digests (snapshot.ts). `stringData` (which the API never returns) is dropped too.
+ */
+export function secretCacheView(object: WireObject, table: StringTable = CACHE_STRINGS): WireObject {
+  const out = compactObject(object, table) as unknown as Json;
+  const data = out.data;
+  delete out.data;
+  delete out.stringData;
+  if (!isRecord(data)) return out as WireObject;
+  if (typeof data.token === 'string') out.data = { token: data.token };
+  if (Object.keys(data).some((key) => key !== 'token')) out.dataDigest = secretDataDigest(data);
+  return out as WireObject;
 }

@@ -15,7 +15,8 @@
  *
  * Transforms (what the cache keeps of an object, cache-views.ts): every kind loses
  * `metadata.managedFields` and shares its repeated short strings; a Pod is kept as what the controller
- * reads of it, not its spec; an Exporter without the status fields nothing reads (bench P4).
+ * reads of it, not its spec; an Exporter without the status fields nothing reads; a Secret with only
+ * its `token`, and a config Secret with a digest of its data instead of the data (bench P4).
  *
  * Lists come in pages (`listPageSize`, informer.ts), each cut down before the next is asked for.
  */
@@ -27,7 +28,7 @@ import {
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters';
-import { compactObject, exporterCacheView, podCacheView } from './cache-views';
+import { compactObject, exporterCacheView, podCacheView, secretCacheView } from './cache-views';
 import type { KubeClients } from './clients';
 import type { CustomObjectClient } from './custom-objects';
 import {
@@ -72,7 +73,7 @@ const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => W
   exporters: (object) => exporterCacheView(object),
   leases: (object) => compactObject(object),
   pods: (object) => podCacheView(object),
-  secrets: (object) => compactObject(object),
+  secrets: (object) => secretCacheView(object),
 };
 
 /** Client-side filters of the informers that have one. */
@@ -131,7 +132,8 @@ function coreSource<T>(
     resource: resource.plural,
     path: (namespace) => collectionPath(resource, namespace),
     // Typed core lists carry Dates; the cache holds wire JSON like the watch events. Each item is
-    // filtered and cut down before its JSON round trip, so a page is never copied whole (bench P4).
+    // filtered, then turned to wire JSON and cut down on its own, so a page is never copied whole and
+    // the strings the transform interns stay shared (bench P4).
     list: async (namespace, labelSelector, page) => {
       const typed = await list(namespace, {
         ...(labelSelector !== undefined ? { labelSelector } : {}),
@@ -140,7 +142,7 @@ function coreSource<T>(
       });
       const items: unknown[] = [];
       for (const item of typed.items) {
-        if (!keep || keep(item as WireObject)) items.push(toWire(transform(item as WireObject)));
+        if (!keep || keep(item as WireObject)) items.push(transform(toWire(item as WireObject)));
       }
       const { resourceVersion, _continue } = typed.metadata ?? {};
       return {

@@ -66,8 +66,8 @@ export interface InstanceSnapshot {
   readonly configSecret?: SecretView;
   /**
    * The `data` the config Secret should hold now (rendered by the reconciler from the credential token,
-   * endpoint and template). Undefined when it cannot be rendered yet or was not computed; then only a
-   * missing Secret is repaired, a stale one is not detected.
+   * endpoint and template). Undefined when it cannot be rendered yet, was not computed, or the live
+   * Secret already holds it (the reconciler compares digests); then only a missing Secret is repaired.
    */
   readonly desiredConfigSecretData?: Readonly<Record<string, string>>;
   /**

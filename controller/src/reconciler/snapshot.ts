@@ -2,7 +2,8 @@
  * Builds the planner's snapshot of one ExporterSet from the informer caches (see the planner's
  * snapshot.ts for the freshness contract): the set with the newest known status, its class, the
  * Exporters labelled with the set and the Pods and config Secrets named after them, the namespace's
- * Leases, the expectations in flight, and the config Secret data each live instance should hold.
+ * Leases, the expectations in flight, and the config Secret data of each live instance whose config
+ * Secret does not hold it.
  *
  * The credential Secrets `<exporter>-exporter` are Jumpstarter's; the Secret cache keeps them (see
  * `keepSecret`), so tokens are read from memory. The CA bundle ConfigMap is read with a GET when a pass
@@ -18,10 +19,12 @@
  * keyed by everything a provisioner's render reads — the set's and class's identity and spec, the
  * Exporter's identity, metadata, spec, endpoint and credential, the token and the CA bundle — so a
  * change to any of them renders again; it belongs to the reconciler (its `deps`) and forgets an
- * instance once its Exporter leaves the cache.
+ * instance once its Exporter leaves the cache. It keeps a digest of the rendered data, and the Secret
+ * cache a digest of each config Secret's data (cache-views.ts `secretCacheView`, bench P4): when they
+ * match the instance's config is in sync and no data is handed to the planner; when they differ
+ * (drift, a rotated token) the instance is rendered again and the planner gets the data to compare.
  */
 import { createHash } from 'node:crypto';
-import { isDeepStrictEqual } from 'node:util';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import {
   DefaultCaBundle,
@@ -35,6 +38,7 @@ import {
   type RenderedInstance,
   type VirtualTargetClass,
 } from 'virtual-exporters';
+import { cachedSecretDigest, secretDataDigest, type CachedSecret } from '../kube/cache-views';
 import type { CacheView } from '../kube/informer';
 import type { PodObject, SecretObject } from '../kube/wire';
 import {
@@ -147,14 +151,10 @@ function readConfigMapData(deps: SnapshotDeps, namespace: string, name: string):
   return Promise.resolve(read.value);
 }
 
-/**
- * A rendered config Secret's data (undefined: not renderable) and a digest of the inputs it was
- * rendered from. When the live Secret holds the same data, `data` is the cached Secret's own object,
- * so the memo costs next to nothing per instance.
- */
+/** Digests of a rendered config Secret's inputs and of its data (undefined: not renderable). */
 interface RenderedConfig {
   readonly inputs: string;
-  readonly data: Readonly<Record<string, string>> | undefined;
+  readonly digest: string | undefined;
 }
 
 /** Per reconciler (its deps object): set key → instance name → the last rendered config. */
@@ -268,41 +268,46 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   const configs = new Map<string, RenderedConfig>();
   configMemo.set(key, configs);
   let setInputs: string | undefined;
+  /** The data the config Secret should hold when the live one (if any) does not hold it already. */
   const desiredConfigOf = async (
     exporter: Exporter,
-    live: SecretView | undefined,
+    live: CachedSecret | undefined,
   ): Promise<Readonly<Record<string, string>> | undefined> => {
     const exporterName = exporter.metadata?.name ?? '';
     const token = tokenOf(exporter);
     const ca = await caBundleOf();
+    // What every instance of the pass shares (the CA bundle is one read per pass), serialized once.
     setInputs ??= JSON.stringify([
       set.metadata?.uid,
       set.metadata?.name,
       set.spec,
       cls?.metadata?.uid,
       cls?.spec,
+      ca,
     ]);
     const inputs = createHash('sha256')
       .update(setInputs)
       .update('\u0000')
-      .update(JSON.stringify([...exporterInputs(exporter), token, ca]))
+      .update(JSON.stringify([...exporterInputs(exporter), token]))
       .digest('base64');
+    const liveDigest = live !== undefined ? cachedSecretDigest(live) : undefined;
     const previous = previousConfigs?.get(exporterName);
     if (previous?.inputs === inputs) {
       configs.set(exporterName, previous);
-      return previous.data;
+      // In sync, or not renderable (only a missing Secret is repaired): nothing to compare.
+      if (previous.digest === undefined || previous.digest === liveDigest) return undefined;
+      // The live Secret differs from what these inputs render to: render again for the data.
     }
     let data: Readonly<Record<string, string>> | undefined;
     try {
       const rendered = await render(exporterName);
-      const secret = rendered.objects.find((o) => o.kind === 'Secret') as SecretView | undefined;
-      data =
-        secret?.data && live?.data && isDeepStrictEqual(secret.data, live.data) ? live.data : secret?.data;
+      data = (rendered.objects.find((o) => o.kind === 'Secret') as SecretView | undefined)?.data;
     } catch {
       // Not renderable now (token not issued yet, invalid parameters): only a missing Secret is repaired.
     }
-    configs.set(exporterName, { inputs, data });
-    return data;
+    const digest = data !== undefined ? secretDataDigest(data) : undefined;
+    configs.set(exporterName, { inputs, digest: digest === liveDigest ? liveDigest : digest });
+    return digest === liveDigest ? undefined : data;
   };
 
   const instances: InstanceSnapshot[] = await Promise.all(
@@ -310,7 +315,7 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
       const exporterName = exporter.metadata?.name ?? '';
       const pod = caches.pods.get(namespace, exporterName) as PodView | undefined;
       const configSecret = caches.secrets.get(namespace, configSecretName(exporterName)) as
-        SecretView | undefined;
+        CachedSecret | undefined;
       const checkConfig =
         pod !== undefined &&
         LIVE_PHASES.has(pod.status?.phase) &&

@@ -5,7 +5,15 @@
  * never changed; and the string table bounded.
  */
 import { describe, expect, it } from '@jest/globals';
-import { compactObject, exporterCacheView, podCacheView } from '../../src/kube/cache-views';
+import {
+  cachedSecretDigest,
+  compactObject,
+  exporterCacheView,
+  podCacheView,
+  secretCacheView,
+  secretDataDigest,
+  type CachedSecret,
+} from '../../src/kube/cache-views';
 import { StringTable } from '../../src/kube/string-table';
 import { conditionIsTrue, listOf, nameOf } from '../../src/planner/wire-guards';
 
@@ -112,6 +120,40 @@ describe('podCacheView', () => {
         { name: 'exporter', state: { terminated: { exitCode: 1, reason: 'Error', finishedAt: 'f' } } },
       ],
     });
+  });
+});
+
+describe('secretCacheView', () => {
+  const secret = (data: Record<string, unknown>) => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 's', namespace: 'ns', labels: { a: 'b' }, managedFields: [{}] },
+    type: 'Opaque',
+    data,
+  });
+
+  it('keeps a credential token only, and a config Secret as a digest of its data', () => {
+    const credential = secretCacheView(secret({ token: 'dG9r', other: 'eA==' })) as CachedSecret;
+    expect(credential.data).toEqual({ token: 'dG9r' });
+    expect(credential.dataDigest).toBe(secretDataDigest({ token: 'dG9r', other: 'eA==' }));
+    const tokenOnly = secretCacheView(secret({ token: 'dG9r' })) as CachedSecret;
+    expect(tokenOnly).toMatchObject({ data: { token: 'dG9r' }, metadata: { name: 's', labels: { a: 'b' } } });
+    expect(tokenOnly.dataDigest).toBeUndefined();
+    expect(cachedSecretDigest(tokenOnly)).toBe(secretDataDigest({ token: 'dG9r' }));
+
+    const config = secretCacheView(secret({ 'config.yaml': 'YTogMQ==' })) as CachedSecret;
+    expect(config.data).toBeUndefined();
+    expect((config.metadata as Record<string, unknown>).managedFields).toBeUndefined();
+    expect(cachedSecretDigest(config)).toBe(secretDataDigest({ 'config.yaml': 'YTogMQ==' }));
+  });
+
+  it('digests data independently of key order, and tells values and keys apart', () => {
+    expect(secretDataDigest({ a: '1', b: '2' })).toBe(secretDataDigest({ b: '2', a: '1' }));
+    expect(secretDataDigest({ a: '1', b: '2' })).not.toBe(secretDataDigest({ a: '1', b: '3' }));
+    expect(secretDataDigest({ ab: '' })).not.toBe(secretDataDigest({ a: 'b' }));
+    expect(secretDataDigest({})).toBe(secretDataDigest(undefined));
+    // Odd values (a looser writer) digest without throwing.
+    expect(typeof secretDataDigest({ a: 7, b: null } as Record<string, unknown>)).toBe('string');
   });
 });
 
