@@ -148,7 +148,14 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
         const secret = rendered.objects.find((o) => o.kind === 'Secret') as V1Secret | undefined;
         if (!secret?.metadata?.name) throw new Error(`the render of ${action.name} has no config Secret`);
         try {
-          await patchSecret(clients.core, namespace, secret.metadata.name, mergePatch({ data: secret.data }));
+          // `data` replaced whole (JSON patch `add` sets or replaces the member): a merge patch would keep
+          // a key someone added, the digest would never match again, and every pass would patch anew.
+          await patchSecret(
+            clients.core,
+            namespace,
+            secret.metadata.name,
+            jsonPatch([{ op: 'add', path: '/data', value: secret.data ?? {} }]),
+          );
         } catch (error) {
           if (!isNotFound(error)) throw error;
           await createRendered(clients, namespace, secret as Record<string, unknown>);

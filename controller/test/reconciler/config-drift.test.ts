@@ -72,4 +72,38 @@ describe('config Secret drift', () => {
     expect(cluster.store.get(secrets, NS, secretName).metadata?.resourceVersion).toBe(version);
     expect(secretWrites()).toBe(writes);
   });
+
+  it('removes a key added to a config Secret, so its digest matches again and passes stop writing', async () => {
+    const { cluster, manager } = await startScenario({ speedUp: 20 });
+    createClass(cluster);
+    createSet(cluster, 'pool', { minAvailableReplicas: 1 });
+    const secrets = cluster.registry.get('', 'v1', 'secrets')!;
+    const name = await until('the instance', () => instancesOf(cluster, 'pool')[0]?.metadata?.name);
+    const secretName = configSecretName(name);
+    const live = () => {
+      try {
+        return cluster.store.get(secrets, NS, secretName);
+      } catch {
+        return undefined;
+      }
+    };
+    await until('the config Secret', live);
+    await cluster.settle();
+    const rendered = { ...(live()!.data as Record<string, string>) };
+
+    cluster.store.patch(secrets, NS, secretName, 'merge', { data: { 'extra.yaml': b64('added: true\n') } });
+    await until('the extra key removed', () => {
+      const data = live()?.data as Record<string, string> | undefined;
+      return (data !== undefined && !('extra.yaml' in data)) || undefined;
+    });
+    expect(live()!.data).toEqual(rendered);
+    const idle = () => manager.queue.depth() + manager.queue.inFlight() === 0 || undefined;
+    await until('the passes in flight done', idle);
+    const version = live()!.metadata?.resourceVersion;
+    for (let pass = 0; pass < 2; pass += 1) {
+      manager.queue.add(`${NS}/pool`);
+      await until('the pass done', idle);
+    }
+    expect(live()!.metadata?.resourceVersion).toBe(version);
+  });
 });
