@@ -11,9 +11,10 @@ export const HEALTH_PORT = 8081;
 /** The uid of the distroless `nonroot` user the controller image runs as. */
 export const CONTROLLER_UID = 65532;
 
+/** The memory limit leaves room for ≈ 10,000 cached instances (≈ 300 MiB RSS, bench P4). */
 export const DEFAULT_CONTROLLER_RESOURCES: ResourceRequirements = {
   requests: { cpu: '50m', memory: '64Mi' },
-  limits: { cpu: '500m', memory: '256Mi' },
+  limits: { cpu: '500m', memory: '512Mi' },
 };
 
 /**

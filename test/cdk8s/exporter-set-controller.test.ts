@@ -169,7 +169,7 @@ describe('ExporterSetController', () => {
     ]);
     expect(container.resources).toEqual({
       requests: { cpu: '50m', memory: '64Mi' },
-      limits: { cpu: '500m', memory: '256Mi' },
+      limits: { cpu: '500m', memory: '512Mi' },
     });
   });
 
