@@ -19,7 +19,8 @@
  *    delay their replacement);
  *    At the ceiling, where no surge fits, one outdated instance is retired first, one at a time;
  * 5. an empty pool keeps one standby (rule 6): if nothing enabled would remain, create one — also at
- *    the ceiling when the instances filling it are all leaving (the standby has no Pod).
+ *    the ceiling when the instances filling it are all leaving, or in place of an outdated standby
+ *    (the standby has no Pod).
  */
 import { type ScaleReason } from 'virtual-exporters';
 import {
@@ -247,7 +248,17 @@ export function decideScale(input: ScaleInput): ScaleDecision {
   // The standby carries no Pod: when only instances on their way out fill the ceiling, it may take the
   // place they vacate, so a waiting lease never finds the pool empty (upstream would end it at once).
   const standbyRoom = Math.min(burstRoom, ceilingRoom + input.leaving + removals.length);
-  if (enabledLeft === 0 && input.canCreate && standbyRoom > 0) add(true, 'standby');
+  // An outdated standby that leaves (a rollout) is replaced by a current one even where a full ceiling
+  // leaves no room: both are Pod-less, so the Pods under the ceiling are untouched (seed 1686: beside a
+  // leased instance on its way out, the standby kept leases waiting but ran an older template, which
+  // leases may no longer select, for as long as the lease lasted).
+  const outdatedStandbyLeaves = removals.some((r) => {
+    const m = input.members.find((x) => x.name === r.name);
+    return m !== undefined && m.kind === 'standby' && m.enabled && !m.current;
+  });
+  if (enabledLeft === 0 && input.canCreate && (standbyRoom > 0 || (outdatedStandbyLeaves && burstRoom > 0))) {
+    add(true, 'standby');
+  }
 
   return {
     promote: promote.map((m, i) => ({ name: m.name, reason: reasons[i] })),
