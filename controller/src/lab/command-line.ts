@@ -3,7 +3,8 @@
  * process itself (help and errors come back as values), so it is tested like any function. It loads
  * nothing that needs the build, because the lab parses its flags before building.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { parseCommand } from '../operations/parse-command';
 import { isLoadProfile, LOAD_PROFILES, type LoadProfile } from './load-profile';
 
 export interface LabSettings {
@@ -69,15 +70,8 @@ function program(output: { text: string }): Command {
 export function parseLabCommandLine(argv: readonly string[]): LabCommandLine {
   const output = { text: '' };
   const command = program(output);
-  try {
-    command.parse([...argv], { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed') return { kind: 'help', text: output.text };
-      throw new LabUsageError(error.message.replace(/^error: /, ''));
-    }
-    throw error;
-  }
+  const help = parseCommand(command, output, argv, (message) => new LabUsageError(message));
+  if (help) return { kind: 'help', text: help.help };
   const raw = command.opts<{
     duration: string;
     profile: string;

@@ -6,7 +6,8 @@
  * Flag syntax is GNU style (`--workers 8` or `--workers=8`); `--leader-elect` alone means true and
  * also accepts `--leader-elect=false`, as the Go controllers' flags do.
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { parseCommand } from './parse-command';
 import type { Provisioner } from 'virtual-exporters';
 import { resolveProvisionerFlag } from '../provisioner-flag';
 import { parseBindAddress } from './http-server';
@@ -101,15 +102,8 @@ export function helpText(): string {
 export function parseCommandLine(argv: readonly string[]): CommandLine {
   const output = { text: '' };
   const command = program(output);
-  try {
-    command.parse([...argv], { from: 'user' });
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed') return { kind: 'help', text: output.text };
-      throw new OptionsError(error.message.replace(/^error: /, ''));
-    }
-    throw error;
-  }
+  const help = parseCommand(command, output, argv, (message) => new OptionsError(message));
+  if (help) return { kind: 'help', text: help.help };
   const raw = command.opts<{
     provisioner?: string;
     namespace: string[];
