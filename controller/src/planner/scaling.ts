@@ -252,10 +252,10 @@ export function decideScale(input: ScaleInput): ScaleDecision {
   // leaves no room: both are Pod-less, so the Pods under the ceiling are untouched (seed 1686: beside a
   // leased instance on its way out, the standby kept leases waiting but ran an older template, which
   // leases may no longer select, for as long as the lease lasted).
-  const outdatedStandbyLeaves = removals.some((r) => {
-    const m = input.members.find((x) => x.name === r.name);
-    return m !== undefined && m.kind === 'standby' && m.enabled && !m.current;
-  });
+  const outdatedStandbys = new Set(
+    input.members.filter((m) => m.kind === 'standby' && m.enabled && !m.current).map((m) => m.name),
+  );
+  const outdatedStandbyLeaves = removals.some((r) => outdatedStandbys.has(r.name));
   if (enabledLeft === 0 && input.canCreate && (standbyRoom > 0 || (outdatedStandbyLeaves && burstRoom > 0))) {
     add(true, 'standby');
   }
