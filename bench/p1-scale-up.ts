@@ -20,7 +20,7 @@ import {
   type Exporter,
   type ExporterSet,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { createClients, type KubeClients } from '../controller/src/kube/clients';
 import { createInformers, type ControllerInformers } from '../controller/src/kube/informers';
 import type { SecretObject } from '../controller/src/kube/wire';

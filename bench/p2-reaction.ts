@@ -19,7 +19,7 @@
  * assignment and charge that to the controller's create (see bench/README.md).
  */
 import { KubeConfig, Watch } from '@kubernetes/client-node';
-import type { Lease } from 'virtual-exporters';
+import type { Lease } from 'virtual-exporters/internal';
 import type { Benchmark } from './support/benchmark';
 import { profileFlags } from './support/benchmark';
 import { startClusterChild, type ClusterChild } from './support/cluster-child';

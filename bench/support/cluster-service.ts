@@ -10,7 +10,7 @@
  *
  * The service is a plain object over a `TestCluster`, so the harness tests drive it in process.
  */
-import { Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters';
+import { Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters/internal';
 import type {
   CounterFilter,
   FaultRule,

@@ -4,7 +4,7 @@
  * run the controller exactly as it ships rather than with a hand-kept copy of the flags. Entries taken
  * from the Pod (`valueFrom`) are left out: the benchmark sets what they stand for itself.
  */
-import { buildExporterSetController } from 'virtual-exporters';
+import { buildExporterSetController } from 'virtual-exporters/internal';
 
 interface EnvVar {
   readonly name: string;

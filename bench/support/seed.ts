@@ -21,7 +21,7 @@ import {
   type ExporterSetSpec,
   type Lease,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { currentRevision, desiredExporter } from '../../controller/src/planner';
 import type { KubeObject, ResourceType, TestCluster } from '../../controller/src/testing';
 import { waitUntil } from './clock';

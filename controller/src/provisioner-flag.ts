@@ -1,4 +1,4 @@
-import { getProvisioner, implementedProvisionerNames, type Provisioner } from 'virtual-exporters';
+import { getProvisioner, implementedProvisionerNames, type Provisioner } from 'virtual-exporters/internal';
 
 /**
  * Resolves `--provisioner=<name>` (JEP DD-2: one binary, one Deployment per provisioner). An unknown

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { CoreV1Api } from '@kubernetes/client-node';
-import { Labels, qemuProvisioner, type Provisioner } from 'virtual-exporters';
+import { Labels, qemuProvisioner, type Provisioner } from 'virtual-exporters/internal';
 import { seedSettledPools } from '../../bench/support/seed';
 import { waitUntil } from '../../bench/support/clock';
 import { createClients } from '../../controller/src/kube/clients';

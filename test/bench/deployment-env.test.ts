@@ -3,7 +3,7 @@
  * rendered Deployment (bench/support/deployment-env.ts), not a hand-kept copy.
  */
 import { describe, expect, it } from '@jest/globals';
-import { CONTROLLER_RUNTIME_ENV, buildExporterSetController } from 'virtual-exporters';
+import { CONTROLLER_RUNTIME_ENV, buildExporterSetController } from 'virtual-exporters/internal';
 import { controllerEnv } from '../../bench/support/controller-child';
 import { deploymentEnv } from '../../bench/support/deployment-env';
 

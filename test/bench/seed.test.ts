@@ -4,7 +4,7 @@
  * or deleted. (Benchmarks P2–P4 measure a controller on such pools.)
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { qemuProvisioner, type ExporterSet } from 'virtual-exporters';
+import { qemuProvisioner, type ExporterSet } from 'virtual-exporters/internal';
 import { countExporters, resourcesOf, seedSettledPools } from '../../bench/support/seed';
 import { waitUntil } from '../../bench/support/clock';
 import { startManager, type Manager } from '../../controller/src/manager';

@@ -5,7 +5,7 @@
  * RBAC replay sees them under one identity.
  */
 import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
-import type { Exporter, ExporterSet, Lease, VirtualTargetClass } from 'virtual-exporters';
+import type { Exporter, ExporterSet, Lease, VirtualTargetClass } from 'virtual-exporters/internal';
 import { CustomObjectClient } from './custom-objects';
 import {
   ExporterResource,

@@ -27,7 +27,7 @@ import {
   type ExporterSet,
   type Lease,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { compactObject, exporterCacheView, podCacheView, secretCacheView } from './cache-views';
 import type { KubeClients } from './clients';
 import type { CustomObjectClient } from './custom-objects';

@@ -3,7 +3,7 @@
  * the REST paths built from them (the informers' watch paths). One table, so a typo in a plural
  * cannot make one informer watch nothing while the others work.
  */
-import { GROUP, JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from 'virtual-exporters';
+import { GROUP, JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from 'virtual-exporters/internal';
 
 export interface ApiResource {
   /** `''` for the core group. */

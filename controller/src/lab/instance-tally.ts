@@ -3,7 +3,7 @@
  * and each one removed — recycled when it had served a lease (an ExitAndReplace instance whose
  * lease ended), otherwise removed (scale-down, a failed start, drain).
  */
-import { Labels } from 'virtual-exporters';
+import { Labels } from 'virtual-exporters/internal';
 import type { WatchEvent } from '../testing/types';
 import type { InstanceTally } from './summary';
 

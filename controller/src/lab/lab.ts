@@ -14,7 +14,7 @@
  * The load starts once every pool served by the controller has its warm buffer
  * (`availableReplicas ≥ minAvailableReplicas`); `durationMs` is the length of the load phase.
  */
-import { jumpstarterCrds, qemuProvisioner, type CustomResourceDefinition } from 'virtual-exporters';
+import { jumpstarterCrds, qemuProvisioner, type CustomResourceDefinition } from 'virtual-exporters/internal';
 import { startManager } from '../manager';
 import { createLogger } from '../operations/logger';
 import { startTestCluster, type TestCluster } from '../testing';

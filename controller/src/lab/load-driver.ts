@@ -13,7 +13,7 @@ import {
   Kinds,
   LeaseConditionTypes,
   type Lease,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import type { LeaseClient } from '../testing/jumpstarter/lease-client';
 import type { Clock, ObjectStore, WatchEvent } from '../testing/types';
 import type { LeaseArrival } from './load-profile';

@@ -7,7 +7,7 @@
  * Each set's `scaleDownCooldown` is divided by the speed-up, like every other duration of the
  * simulated world (see `lab.ts`), so the pools scale down within a short run.
  */
-import { API_VERSION, Defaults, formatDuration, Kinds, parseDuration } from 'virtual-exporters';
+import { API_VERSION, Defaults, formatDuration, Kinds, parseDuration } from 'virtual-exporters/internal';
 import type { KubeObject } from '../testing/types';
 
 /** A pool of the lab: an ExporterSet, its class and what a lease asks it for. */

@@ -2,7 +2,7 @@
  * Reads the pools' ExporterSet status from the test cluster's store (no API request, so the counters
  * stay the controller's) into table rows: what `kubectl get exportersets -w` would show.
  */
-import { API_VERSION, Kinds, type ExporterSet } from 'virtual-exporters';
+import { API_VERSION, Kinds, type ExporterSet } from 'virtual-exporters/internal';
 import { ApiError, type ObjectStore } from '../testing/types';
 import type { LabPool } from './manifests';
 import type { PoolRow } from './table';

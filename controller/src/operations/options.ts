@@ -8,7 +8,7 @@
  */
 import { Command, Option } from 'commander';
 import { parseCommand } from './parse-command';
-import type { Provisioner } from 'virtual-exporters';
+import type { Provisioner } from 'virtual-exporters/internal';
 import { resolveProvisionerFlag } from '../provisioner-flag';
 import { parseBindAddress } from './http-server';
 import { LOG_LEVELS, type LogLevel } from './logger';

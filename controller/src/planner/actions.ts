@@ -7,7 +7,7 @@
  * ReleaseExporter, DisableExporter, DeleteExporter, RemoveFinalizer. Creates come before disables and
  * deletes, so a lease never sees a pool with nothing enabled while one instance replaces another.
  */
-import { type Exporter, type ScaleReason } from 'virtual-exporters';
+import { type Exporter, type ScaleReason } from 'virtual-exporters/internal';
 import type { ExporterMergePatch } from './exporter';
 
 /** Add the drain finalizer (`DRAIN_FINALIZER`) to the set. */

@@ -3,7 +3,7 @@
  * its status stays the same (as `meta.SetStatusCondition` does), so rewriting an unchanged condition
  * changes nothing and a settled set's status compares equal to the one it has.
  */
-import type { Condition, ConditionStatus } from 'virtual-exporters';
+import type { Condition, ConditionStatus } from 'virtual-exporters/internal';
 import { toTimestamp } from './snapshot';
 
 /** A condition as a rule states it; the transition time and generation are filled in here. */

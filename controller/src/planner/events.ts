@@ -9,7 +9,7 @@ import {
   type Condition,
   type ScaleReason,
   EventReasons as E,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import type { Action } from './actions';
 import type { InstanceView } from './instances';
 import { toTimestamp } from './snapshot';

@@ -12,7 +12,7 @@ import {
   type ExporterSet,
   type OwnerReference,
   type ScaleReason,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 
 /** The controller reference from an instance to its set; undefined while the set has no uid. */
 export function setOwnerReference(set: ExporterSet): OwnerReference | undefined {

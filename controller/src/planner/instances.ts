@@ -31,7 +31,7 @@ import {
   type Exporter,
   type ExporterSet,
   type ScaleReason,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { awaitedCredential, credentialIssued } from './credential-wait';
 import { isOwnedBy } from './exporter';
 import type { InFlight, InstanceSnapshot, PodView } from './snapshot';

@@ -9,7 +9,7 @@ import {
   matchesSelector,
   type ExporterSet,
   type Lease,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { instanceLabels } from './exporter';
 import { toMillis } from './snapshot';
 import { conditionIsTrue, nameOf } from './wire-guards';

@@ -70,7 +70,7 @@ import {
   type Provisioner,
   type VirtualTargetClass,
   type ScaleReason,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { ACTION_ORDER, type Action } from './actions';
 import { desiredExporter, instanceLabels, promotePatch } from './exporter';
 import { actionEvents, conditionEvents, startupFailureEvents, type PlanEvent } from './events';

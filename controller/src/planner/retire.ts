@@ -11,7 +11,7 @@
  *   exporter not online): deleted at once, unless its `status.leaseRef` names a lease not known to have
  *   ended, in which case it waits.
  */
-import { type ExporterSet, type ScaleReason } from 'virtual-exporters';
+import { type ExporterSet, type ScaleReason } from 'virtual-exporters/internal';
 import type { Action } from './actions';
 import { disablePatch, releasePatch } from './exporter';
 import type { InstanceView } from './instances';

@@ -9,7 +9,7 @@ import {
   type ExporterSet,
   type Images,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 
 /** Set-level image entries replace class-level ones entry by entry (as the provisioners resolve them). */
 export function effectiveImages(set: ExporterSet, cls: VirtualTargetClass): Images | undefined {

@@ -22,7 +22,7 @@
  *    the ceiling when the instances filling it are all leaving, or in place of an outdated standby
  *    (the standby has no Pod).
  */
-import { type ScaleReason } from 'virtual-exporters';
+import { type ScaleReason } from 'virtual-exporters/internal';
 import {
   addMember,
   canRemoveReady,

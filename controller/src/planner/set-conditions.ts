@@ -9,7 +9,7 @@ import {
   formatDuration,
   type Condition,
   ConditionReasons as R,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { findCondition, setCondition, type ConditionInput } from './conditions';
 import { toTimestamp } from './snapshot';
 

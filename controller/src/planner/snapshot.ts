@@ -9,7 +9,13 @@
  *   cache still shows an older one, so persisted fields (window start, failures, ordinal) never
  *   go back in time.
  */
-import type { Exporter, ExporterSet, Lease, Provisioner, VirtualTargetClass } from 'virtual-exporters';
+import type {
+  Exporter,
+  ExporterSet,
+  Lease,
+  Provisioner,
+  VirtualTargetClass,
+} from 'virtual-exporters/internal';
 
 /** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
 export type Timestamp = string | Date;

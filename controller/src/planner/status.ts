@@ -2,7 +2,7 @@
  * The status counters (upstream's, with their meanings, plus ours) computed from the classified
  * instances, and the comparison that decides whether a status write is needed (SPEC §3.15).
  */
-import { canonicalJson, type ExporterSetStatus } from 'virtual-exporters';
+import { canonicalJson, type ExporterSetStatus } from 'virtual-exporters/internal';
 import type { InstanceView } from './instances';
 
 /** The counter fields of ExporterSetStatus. */

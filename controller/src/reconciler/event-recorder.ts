@@ -4,7 +4,7 @@
  * events are for people, a pass never fails because of one.
  */
 import type { CoreV1Api, CoreV1Event } from '@kubernetes/client-node';
-import type { ExporterSet } from 'virtual-exporters';
+import type { ExporterSet } from 'virtual-exporters/internal';
 import type { Logger } from '../operations/logger';
 import type { PlanEvent } from '../planner';
 import type { Clock } from '../queue/clock';

@@ -24,7 +24,7 @@
 import { leasedExporterNames, type Action, type CreateExporterAction, type Plan } from '../planner';
 import { jsonPatch, mergePatch, patchSecret } from '../kube/patch';
 import type { KubeClients } from '../kube/clients';
-import { DRAIN_FINALIZER, ConditionReasons, type ExporterSet } from 'virtual-exporters';
+import { DRAIN_FINALIZER, ConditionReasons, type ExporterSet } from 'virtual-exporters/internal';
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
 import { apiErrorMessage, isAlreadyExists, isNotFound } from './api-errors';
 import type { Expectations } from './expectations';

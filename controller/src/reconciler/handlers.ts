@@ -16,7 +16,7 @@ import {
   type ExporterSet,
   type Lease,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import type { ResourceInformer, WireObject } from '../kube/informer';
 import { leaseConcernsSet, nameOf } from '../planner';
 import { objectKey } from '../queue/object-key';

@@ -4,7 +4,7 @@
  * for leases that waited `Pending`). Each instance and lease is observed once per controller process;
  * the seen-sets are pruned to what still exists, so they do not grow without bound.
  */
-import { ExporterConditionTypes, type Exporter, type Lease } from 'virtual-exporters';
+import { ExporterConditionTypes, type Exporter, type Lease } from 'virtual-exporters/internal';
 import type { ControllerMetrics, SetRef } from '../operations/metrics';
 import {
   conditionIsTrue,

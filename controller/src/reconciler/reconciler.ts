@@ -15,7 +15,7 @@ import {
   ConditionTypes,
   type ExporterSet,
   type ExporterSetStatus,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import type { ControllerMetrics, SetRef } from '../operations/metrics';
 import { exporterSetLogger, type Logger } from '../operations/logger';
 import {

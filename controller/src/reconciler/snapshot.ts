@@ -37,7 +37,7 @@ import {
   type Provisioner,
   type RenderedInstance,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { cachedSecretDigest, secretDataDigest, type CachedSecret } from '../kube/cache-views';
 import type { CacheView } from '../kube/informer';
 import type { PodObject, SecretObject } from '../kube/wire';

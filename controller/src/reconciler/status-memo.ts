@@ -4,7 +4,7 @@
  * (scale-down window start, startup failures, next ordinal) back in time. The memo keeps the status
  * written with the resourceVersion the server answered, until the cache shows that version or newer.
  */
-import type { ExporterSet, ExporterSetStatus } from 'virtual-exporters';
+import type { ExporterSet, ExporterSetStatus } from 'virtual-exporters/internal';
 
 interface Written {
   readonly status: ExporterSetStatus;

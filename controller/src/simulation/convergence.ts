@@ -16,7 +16,7 @@ import {
   type ExporterSet,
   type Lease,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import type { TestCluster } from '../testing';
 import type { KubeObject } from '../testing/types';
 

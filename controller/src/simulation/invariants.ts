@@ -15,7 +15,7 @@
  *
  * The store calls watchers synchronously inside each write, so nothing between two writes is missed.
  */
-import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters';
+import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters/internal';
 import type { TestCluster } from '../testing';
 import type { KubeObject, WatchEvent } from '../testing/types';
 

@@ -6,7 +6,7 @@
  * one probe lease per set arrives; the lab must converge within a bound of cluster time. The
  * invariants are checked at every change throughout.
  */
-import { Labels, qemuProvisioner, type Lease } from 'virtual-exporters';
+import { Labels, qemuProvisioner, type Lease } from 'virtual-exporters/internal';
 import { startManager, type Manager } from '../manager';
 import { createLogger, type LogLevel } from '../operations/logger';
 import { startTestCluster, type TestCluster } from '../testing';

@@ -31,7 +31,7 @@ import type {
   CustomResourceDefinitionVersion,
   JSONSchemaProps,
   ValidationRule,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { cloneJson, isJsonMap, type JsonMap } from './json-values';
 import type { Admission, AdmissionCause } from './types';
 

@@ -5,7 +5,7 @@
  * `clock` and register their shutdown with `onStop`.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { jumpstarterCrds, ourCrds, type CustomResourceDefinition } from 'virtual-exporters';
+import { jumpstarterCrds, ourCrds, type CustomResourceDefinition } from 'virtual-exporters/internal';
 import { realClock } from './clock';
 import { RequestCounters } from './counters';
 import { FaultInjector } from './faults';

@@ -8,7 +8,7 @@ import {
   validateDns1123Label,
   validateDns1123Subdomain,
   validateLabels,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { invalidCause } from './api-errors';
 import { isJsonMap } from './json-values';
 import type { AdmissionCause, KubeObject, ResourceType } from './types';

@@ -2,7 +2,7 @@
  * The resource types the test cluster serves: the built-in kinds plus every CRD it is given, each CRD
  * turned into a `ResourceType` with its admission (defaulting, schema, CEL) compiled once.
  */
-import type { CustomResourceDefinition } from 'virtual-exporters';
+import type { CustomResourceDefinition } from 'virtual-exporters/internal';
 import { crdAdmission } from './admission';
 import { BUILTIN_RESOURCES } from './builtin-resources';
 import { apiVersionOf, type ResourceRegistry, type ResourceType } from './types';

@@ -9,7 +9,7 @@ import {
   validateLabelSelector,
   type LabelSelector,
   type LabelSelectorRequirement,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { ApiError, type KubeObject, type ListOptions } from './types';
 
 function badLabelSelector(text: string, why: string): ApiError {

@@ -11,7 +11,12 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { Labels, type ExporterConfig, type ExporterSetSpec, type JsonObject } from 'virtual-exporters';
+import {
+  Labels,
+  type ExporterConfig,
+  type ExporterSetSpec,
+  type JsonObject,
+} from 'virtual-exporters/internal';
 import type { KubeObject } from '../../src/testing';
 import {
   NS,

@@ -13,7 +13,7 @@ import {
   ourCrds,
   type CustomResourceDefinition,
   type JSONSchemaProps,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import {
   CONTROLLER,
   NS,

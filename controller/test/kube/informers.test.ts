@@ -6,7 +6,7 @@
  * `stop()` leaves nothing open.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters';
+import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
 import { createClients, type KubeClients } from '../../src/kube/clients';
 import { createInformers, type ControllerInformers } from '../../src/kube/informers';
 import type { InformerErrorContext } from '../../src/kube/informer';

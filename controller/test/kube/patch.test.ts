@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiException } from '@kubernetes/client-node';
-import { Labels, type ExporterSet } from 'virtual-exporters';
+import { Labels, type ExporterSet } from 'virtual-exporters/internal';
 import { createClients, type KubeClients } from '../../src/kube/clients';
 import { ExporterSetResource } from '../../src/kube/resources';
 import {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import type { V1Secret } from '@kubernetes/client-node';
-import { JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters';
+import { JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
 import { createClients } from '../../src/kube/clients';
 import { createInformers, keepSecret, type ControllerInformers } from '../../src/kube/informers';
 import { startTestCluster, type TestCluster } from '../../src/testing';

@@ -9,7 +9,7 @@ import {
   Labels,
   type Exporter,
   type ExporterSet,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 
 /** The set label, or an unrelated label when `set` is undefined. */
 function labelsOf(set: string | undefined): Record<string, string> {

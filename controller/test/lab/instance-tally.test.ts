@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Labels } from 'virtual-exporters';
+import { Labels } from 'virtual-exporters/internal';
 import { InstanceCounter } from '../../src/lab/instance-tally';
 import type { WatchEvent } from '../../src/testing/types';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ourCrds, parseDuration } from 'virtual-exporters';
+import { ourCrds, parseDuration } from 'virtual-exporters/internal';
 import { buildGitopsApp } from '../../../examples/gitops/app';
 import { labManifests } from '../../src/lab/manifests';
 import type { KubeObject } from '../../src/testing/types';

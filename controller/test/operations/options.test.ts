@@ -3,7 +3,7 @@
  * controller prints it and exits, so it must say which flag and why).
  */
 import { describe, expect, it } from '@jest/globals';
-import { implementedProvisionerNames } from 'virtual-exporters';
+import { implementedProvisionerNames } from 'virtual-exporters/internal';
 import { helpText, OptionsError, parseCommandLine, type Options } from '../../src/operations/options';
 
 const QEMU = '--provisioner=qemu.jumpstarter.dev';

@@ -4,7 +4,7 @@
  * status, renders as Pending Pods, disables set `spec.enabled: false`, deletes remove, the status is
  * written. Used to check that planning converges and then stays quiet.
  */
-import { DRAIN_FINALIZER, Labels, type Exporter } from 'virtual-exporters';
+import { DRAIN_FINALIZER, Labels, type Exporter } from 'virtual-exporters/internal';
 import {
   plan,
   statusEquals,

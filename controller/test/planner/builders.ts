@@ -18,7 +18,7 @@ import {
   type Lease,
   type VirtualTargetClass,
   type VirtualTargetClassSpec,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import {
   currentRevision,
   type Action,

@@ -6,7 +6,7 @@
  * one Pod too many in the cluster.
  */
 import { describe, expect, it } from '@jest/globals';
-import { ConditionTypes } from 'virtual-exporters';
+import { ConditionTypes } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { conditionOf, instance, lease, makeSet, namesOf, snapshot } from './builders';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { API_VERSION, JUMPSTARTER_API_VERSION } from 'virtual-exporters';
+import { API_VERSION, JUMPSTARTER_API_VERSION } from 'virtual-exporters/internal';
 import {
   classifyInstance,
   desiredExporter,

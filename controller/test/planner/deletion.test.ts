@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConditionTypes, DRAIN_FINALIZER } from 'virtual-exporters';
+import { ConditionTypes, DRAIN_FINALIZER } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { settle } from './applier';
 import { conditionOf, instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Condition } from 'virtual-exporters';
+import type { Condition } from 'virtual-exporters/internal';
 import { actionEvents, conditionEvents, plan } from '../../src/planner';
 import { instance, makeSet, snapshot } from './builders';
 

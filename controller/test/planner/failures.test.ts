@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConditionReasons, ConditionTypes } from 'virtual-exporters';
+import { ConditionReasons, ConditionTypes } from 'virtual-exporters/internal';
 import {
   backoffDelay,
   plan,

@@ -7,7 +7,7 @@
  * absent (or, for an Exporter, not ready).
  */
 import { describe, expect, it } from '@jest/globals';
-import type { Exporter, Lease } from 'virtual-exporters';
+import type { Exporter, Lease } from 'virtual-exporters/internal';
 import { leaseConcernsSet, plan } from '../../src/planner';
 import { instance, lease, makeSet, namesOf, snapshot, SET } from './builders';
 

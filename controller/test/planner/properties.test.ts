@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { instanceOrdinal, type Lease } from 'virtual-exporters';
+import { instanceOrdinal, type Lease } from 'virtual-exporters/internal';
 import { applyPlan } from './applier';
 import {
   plan,

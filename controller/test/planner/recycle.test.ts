@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Annotations } from 'virtual-exporters';
+import { Annotations } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';
 

@@ -6,7 +6,7 @@
  * good (simulation seeds 186, 412, 873, 1646). The planner clears it once nothing is outstanding.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { Condition } from 'virtual-exporters';
+import type { Condition } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { at, conditionOf, instance, lease, makeSet, namesOf, snapshot } from './builders';
 

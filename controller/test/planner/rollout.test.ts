@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConditionTypes, Labels } from 'virtual-exporters';
+import { ConditionTypes, Labels } from 'virtual-exporters/internal';
 import { plan, type PlannerSnapshot } from '../../src/planner';
 import { applyPlan, bootAll } from './applier';
 import { conditionOf, instance, lease, makeSet, namesOf, ofType, revisionOf, snapshot, T0 } from './builders';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Annotations, ConditionTypes } from 'virtual-exporters';
+import { Annotations, ConditionTypes } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { applyPlan } from './applier';
 import { at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot, T0 } from './builders';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConditionTypes } from 'virtual-exporters';
+import { ConditionTypes } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { applyPlan, isStandby, settle } from './applier';
 import { conditionOf, instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';

@@ -3,7 +3,7 @@
  * digest of its data (bench P4, cache-views.ts `secretCacheView`): the render memo compares digests.
  */
 import { describe, expect, it } from '@jest/globals';
-import { configSecretName } from 'virtual-exporters';
+import { configSecretName } from 'virtual-exporters/internal';
 import type { CachedSecret } from '../../src/kube/cache-views';
 import { NS, createClass, createSet, instancesOf, scenarioPerTest, until } from '../scenarios/support';
 

@@ -5,7 +5,7 @@
  * API holds every write until the test lets it go, so what is in flight is counted, not timed.
  */
 import { describe, expect, it } from '@jest/globals';
-import { API_VERSION, type Exporter, type ExporterSet } from 'virtual-exporters';
+import { API_VERSION, type Exporter, type ExporterSet } from 'virtual-exporters/internal';
 import type { KubeClients } from '../../src/kube/clients';
 import type { Action, Plan } from '../../src/planner';
 import { execute, type Execution } from '../../src/reconciler/executor';

@@ -5,7 +5,7 @@ import {
   type ExporterSet,
   type Lease,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import type { CacheView } from '../../src/kube/informer';
 import { setsOfClass, setsOfLease } from '../../src/reconciler/handlers';
 

@@ -4,7 +4,7 @@
  * only an ended one) is deleted; when the list cannot be read, nothing is deleted.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { API_VERSION, JUMPSTARTER_API_VERSION, type ExporterSet } from 'virtual-exporters';
+import { API_VERSION, JUMPSTARTER_API_VERSION, type ExporterSet } from 'virtual-exporters/internal';
 import { createClients } from '../../src/kube/clients';
 import type { Plan } from '../../src/planner';
 import { execute } from '../../src/reconciler/executor';

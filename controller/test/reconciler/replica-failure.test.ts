@@ -4,7 +4,7 @@
  * the condition clears once creates succeed again.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ConditionReasons } from 'virtual-exporters';
+import { ConditionReasons } from 'virtual-exporters/internal';
 import {
   CONTROLLER,
   condition,

@@ -4,7 +4,7 @@
  * and with exactly 100 creates — no twins, no name used twice.
  */
 import { describe, expect, it } from '@jest/globals';
-import { instanceOrdinal } from 'virtual-exporters';
+import { instanceOrdinal } from 'virtual-exporters/internal';
 import { CONTROLLER, createClass, createSet, getSet, instancesOf, scenarioPerTest, until } from './support';
 
 const startScenario = scenarioPerTest();

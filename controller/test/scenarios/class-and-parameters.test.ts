@@ -5,7 +5,7 @@
  * while the existing ones keep serving, and fixing the class recovers.
  */
 import { describe, expect, it } from '@jest/globals';
-import { ConditionReasons } from 'virtual-exporters';
+import { ConditionReasons } from 'virtual-exporters/internal';
 import {
   NS,
   TEMPLATE_LABELS,

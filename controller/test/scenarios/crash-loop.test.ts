@@ -5,7 +5,7 @@
  * few. Once the image is fixed, the pool recovers.
  */
 import { describe, expect, it } from '@jest/globals';
-import { ConditionReasons } from 'virtual-exporters';
+import { ConditionReasons } from 'virtual-exporters/internal';
 import {
   CONTROLLER,
   NS,

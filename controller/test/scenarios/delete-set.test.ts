@@ -4,7 +4,7 @@
  * keeps serving until its lease ends, and then the instance, its Pod and the set are gone.
  */
 import { describe, expect, it } from '@jest/globals';
-import { DRAIN_FINALIZER } from 'virtual-exporters';
+import { DRAIN_FINALIZER } from 'virtual-exporters/internal';
 import { LeaseState } from '../../src/testing';
 import {
   CONTROLLER,

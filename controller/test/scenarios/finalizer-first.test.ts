@@ -4,7 +4,7 @@
  * it (simulation seed 862). So while the finalizer patch fails, the controller creates nothing.
  */
 import { describe, expect, it } from '@jest/globals';
-import { DRAIN_FINALIZER, type ExporterSet } from 'virtual-exporters';
+import { DRAIN_FINALIZER, type ExporterSet } from 'virtual-exporters/internal';
 import { CONTROLLER, NS, createClass, createSet, getSet, scenarioPerTest, until } from './support';
 
 const startScenario = scenarioPerTest();

@@ -5,7 +5,7 @@
  * leases with one warm instance is served in full, and the pool returns to its buffer.
  */
 import { describe, expect, it } from '@jest/globals';
-import { instanceOrdinal } from 'virtual-exporters';
+import { instanceOrdinal } from 'virtual-exporters/internal';
 import {
   NS,
   TEMPLATE_LABELS,

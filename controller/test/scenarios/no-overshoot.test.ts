@@ -4,7 +4,7 @@
  * many passes run during the boot.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Labels } from 'virtual-exporters';
+import { Labels } from 'virtual-exporters/internal';
 import {
   CONTROLLER,
   NS,

@@ -7,7 +7,7 @@
  * used (least privilege: a grant nobody uses is a grant to remove).
  */
 import { describe, expect, it } from '@jest/globals';
-import { CONTROLLER_RULES, LEADER_ELECTION_RULES, type ControllerRule } from 'virtual-exporters';
+import { CONTROLLER_RULES, LEADER_ELECTION_RULES, type ControllerRule } from 'virtual-exporters/internal';
 import type { CounterEntry } from '../../src/testing/counters';
 import {
   CONTROLLER,

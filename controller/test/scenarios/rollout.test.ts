@@ -4,7 +4,7 @@
  * until its lease ends, then replaced.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Labels } from 'virtual-exporters';
+import { Labels } from 'virtual-exporters/internal';
 import { LeaseState } from '../../src/testing';
 import {
   NS,

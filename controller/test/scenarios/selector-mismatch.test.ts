@@ -4,7 +4,12 @@
  * reports it in `Degraded` and creates nothing, and fixing the selector recovers.
  */
 import { describe, expect, it } from '@jest/globals';
-import { RuleMessages, jumpstarterCrds, ourCrds, type CustomResourceDefinition } from 'virtual-exporters';
+import {
+  RuleMessages,
+  jumpstarterCrds,
+  ourCrds,
+  type CustomResourceDefinition,
+} from 'virtual-exporters/internal';
 import {
   CONTROLLER,
   condition,

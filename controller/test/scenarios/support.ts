@@ -12,7 +12,7 @@ import {
   type ExporterSet,
   type ExporterSetSpec,
   type VirtualTargetClass,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { startManager, type Manager, type ManagerDeps } from '../../src/manager';
 import { createLogger } from '../../src/operations/logger';
 import type { Options } from '../../src/operations/options';

@@ -5,7 +5,7 @@
  * instead of ended by Jumpstarter (rule 6 before rule 4 for an object without a Pod).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters';
+import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
 import { unmet } from '../../src/simulation/convergence';
 import { startTestCluster, type TestCluster } from '../../src/testing';
 

@@ -4,7 +4,7 @@
  * silent on the legitimate versions of the same moves.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters';
+import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
 import { startInvariantMonitor, type InvariantMonitor } from '../../src/simulation/invariants';
 import { startTestCluster, type TestCluster } from '../../src/testing';
 

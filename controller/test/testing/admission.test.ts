@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { exporterSetCrd, leaseCrd, LeaseRuleMessages, RuleMessages } from 'virtual-exporters';
+import { exporterSetCrd, leaseCrd, LeaseRuleMessages, RuleMessages } from 'virtual-exporters/internal';
 import { CEL_SKIPPED_MESSAGE, compileCrd, crdAdmission } from '../../src/testing/admission';
 import type { KubeObject } from '../../src/testing/types';
 

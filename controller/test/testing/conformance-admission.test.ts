@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { Defaults, RuleMessages } from 'virtual-exporters';
+import { Defaults, RuleMessages } from 'virtual-exporters/internal';
 import { startTestCluster, type TestCluster } from '../../src/testing';
 import { clientsFor, exporterSet, exporterSets, rejection, type Clients } from './conformance-support';
 

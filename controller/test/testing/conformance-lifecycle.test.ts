@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { JUMPSTARTER_API_VERSION, Kinds } from 'virtual-exporters';
+import { JUMPSTARTER_API_VERSION, Kinds } from 'virtual-exporters/internal';
 import { startTestCluster, type TestCluster } from '../../src/testing';
 import {
   clientsFor,

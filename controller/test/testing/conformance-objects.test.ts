@@ -12,7 +12,7 @@ import {
   type KubernetesObject,
   type V1ConfigMap,
 } from '@kubernetes/client-node';
-import { API_VERSION, CATEGORY, GROUP, Kinds, ShortNames, VERSION } from 'virtual-exporters';
+import { API_VERSION, CATEGORY, GROUP, Kinds, ShortNames, VERSION } from 'virtual-exporters/internal';
 import { startTestCluster, type TestCluster } from '../../src/testing';
 import { clientsFor, exporterSet, exporterSets, rejection, type Clients } from './conformance-support';
 

@@ -9,7 +9,7 @@ import {
   KubernetesObjectApi,
   type KubeConfig,
 } from '@kubernetes/client-node';
-import { API_VERSION, GROUP, JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from 'virtual-exporters';
+import { API_VERSION, GROUP, JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from 'virtual-exporters/internal';
 
 export interface Clients {
   core: CoreV1Api;

@@ -3,7 +3,7 @@
  * waits (in wall-clock time, here on a sped-up real clock) for the simulator's answer.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { jumpstarterCrds } from 'virtual-exporters';
+import { jumpstarterCrds } from 'virtual-exporters/internal';
 import { realClock } from '../../src/testing/clock';
 import { LeaseState } from '../../src/testing/jumpstarter/lease-client';
 import { startJumpstarterSimulator } from '../../src/testing/jumpstarter/simulator';

@@ -3,7 +3,7 @@
  * `endTime`, else the actual begin plus `duration`.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { Lease, LeaseSpec, LeaseStatus } from 'virtual-exporters';
+import type { Lease, LeaseSpec, LeaseStatus } from 'virtual-exporters/internal';
 import { decideLeaseEnd } from '../../src/testing/jumpstarter/lease-end';
 
 const NOW = Date.UTC(2025, 0, 1, 12);

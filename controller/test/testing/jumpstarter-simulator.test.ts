@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
-import { jumpstarterCrds, type Condition, type Exporter, type Lease } from 'virtual-exporters';
+import { jumpstarterCrds, type Condition, type Exporter, type Lease } from 'virtual-exporters/internal';
 import { manualClock } from '../../src/testing/clock';
 import type { LeaseRequest } from '../../src/testing/jumpstarter/lease-client';
 import {

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { CoreV1Api, CustomObjectsApi, KubernetesObjectApi } from '@kubernetes/client-node';
-import { exporterCrd, qemuProvisioner, type Exporter } from 'virtual-exporters';
+import { exporterCrd, qemuProvisioner, type Exporter } from 'virtual-exporters/internal';
 import { startTestCluster, type TestCluster } from '../../src/testing';
 
 const NS = 'lab';

@@ -4,7 +4,13 @@
  * when nothing matches, which is why pools keep a standby Exporter).
  */
 import { describe, expect, it } from '@jest/globals';
-import type { Exporter, ExporterStatusValue, LabelSelector, Lease, LeaseSpec } from 'virtual-exporters';
+import type {
+  Exporter,
+  ExporterStatusValue,
+  LabelSelector,
+  Lease,
+  LeaseSpec,
+} from 'virtual-exporters/internal';
 import {
   decideAssignment,
   type AccessPolicy,

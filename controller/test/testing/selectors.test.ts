@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { matchesSelector } from 'virtual-exporters';
+import { matchesSelector } from 'virtual-exporters/internal';
 import { objectFilter, parseFieldSelector, parseLabelSelector } from '../../src/testing/selectors';
 import type { KubeObject } from '../../src/testing/types';
 import { apiError } from './store-support';

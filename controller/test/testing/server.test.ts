@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { KubeConfig, PatchStrategy, setHeaderOptions, Watch } from '@kubernetes/client-node';
-import { GROUP, VERSION } from 'virtual-exporters';
+import { GROUP, VERSION } from 'virtual-exporters/internal';
 import { startTestCluster, tokenFor, type TestCluster } from '../../src/testing';
 import { clientsFor, exporterSet, exporterSets, rejection, type Clients } from './conformance-support';
 

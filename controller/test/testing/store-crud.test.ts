@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { jumpstarterCrds, ourCrds } from 'virtual-exporters';
+import { jumpstarterCrds, ourCrds } from 'virtual-exporters/internal';
 import { manualClock } from '../../src/testing/clock';
 import { createRegistry } from '../../src/testing/registry';
 import { createStore } from '../../src/testing/store';

@@ -3,7 +3,7 @@
  * `lastTransitionTime` while its status stays the same (reason and message may change), as
  * `meta.SetStatusCondition` does, so watchers can tell a real transition from a rewrite.
  */
-import type { Condition, ConditionStatus } from 'virtual-exporters';
+import type { Condition, ConditionStatus } from 'virtual-exporters/internal';
 
 /** What a writer says about one condition; the transition time is managed here. */
 export interface ConditionUpdate {

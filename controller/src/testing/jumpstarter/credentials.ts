@@ -5,7 +5,7 @@
  * claims) but is signed with random bytes: nothing verifies signatures here, only equality.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { JUMPSTARTER_API_VERSION, Kinds, type Exporter } from 'virtual-exporters';
+import { JUMPSTARTER_API_VERSION, Kinds, type Exporter } from 'virtual-exporters/internal';
 import type { KubeObject } from '../types';
 
 /** Name of an Exporter's credential Secret. */

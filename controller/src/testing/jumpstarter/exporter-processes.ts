@@ -8,7 +8,7 @@
  * Listeners are called synchronously and must only schedule work.
  */
 import type { Clock, ObjectStore } from '../types';
-import type { ExporterDevice } from 'virtual-exporters';
+import type { ExporterDevice } from 'virtual-exporters/internal';
 
 /**
  * - `running`: registered and reporting in;

@@ -17,7 +17,7 @@ import {
   type Exporter,
   type ExporterStatus,
   type ExporterStatusValue,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { setCondition, timestamp } from './conditions';
 import type { ExporterProcessState } from './exporter-processes';
 

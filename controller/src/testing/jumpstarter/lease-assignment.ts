@@ -11,7 +11,7 @@ import {
   type Exporter,
   type LabelSelector,
   type Lease,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { isConditionTrue } from './conditions';
 
 /** Condition reasons the assignment writes (INTEROP §2 names all but the Invalid ones and Ready's). */

@@ -2,7 +2,7 @@
  * What a Jumpstarter client (`jmp create lease`, `jmp release`) does to Leases, in process: tests and
  * the lab use it to create demand and to wait for the simulator's answer.
  */
-import { JUMPSTARTER_API_VERSION, Kinds, type LabelSelector, type Lease } from 'virtual-exporters';
+import { JUMPSTARTER_API_VERSION, Kinds, type LabelSelector, type Lease } from 'virtual-exporters/internal';
 import { ApiError, type KubeObject, type ObjectStore, type ResourceType } from '../types';
 
 export interface LeaseRequest {

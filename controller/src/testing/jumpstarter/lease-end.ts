@@ -7,7 +7,7 @@
  * while pending), and an unassigned lease whose requested `endTime` has passed ends as `Expired`
  * rather than being assigned after its end.
  */
-import { tryParseDuration, type Lease } from 'virtual-exporters';
+import { tryParseDuration, type Lease } from 'virtual-exporters/internal';
 
 export const EndReasons = {
   Released: 'Released',

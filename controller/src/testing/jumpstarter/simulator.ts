@@ -23,7 +23,7 @@ import {
   type ExporterStatus,
   type Lease,
   type LeaseStatus,
-} from 'virtual-exporters';
+} from 'virtual-exporters/internal';
 import { ApiError, type Clock, type KubeObject, type ObjectStore, type ResourceType } from '../types';
 import { isJsonMap } from '../json-values';
 import { findCondition, setCondition, timestamp, type ConditionUpdate } from './conditions';

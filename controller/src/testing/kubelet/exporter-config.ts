@@ -8,7 +8,7 @@
  * hand-made test Pod) gets the kubelet simulator's `defaultExitOnLeaseEnd`.
  */
 import { parse } from 'yaml';
-import type { ExporterDevice } from 'virtual-exporters';
+import type { ExporterDevice } from 'virtual-exporters/internal';
 import { secretValue } from '../jumpstarter/credentials';
 import type { KubeObject } from '../types';
 

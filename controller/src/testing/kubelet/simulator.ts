@@ -12,7 +12,7 @@
  * endpoint) or whose config is unreadable exits with an error: the Pod fails before it was ready.
  * Status goes through the status subresource.
  */
-import { Labels } from 'virtual-exporters';
+import { Labels } from 'virtual-exporters/internal';
 import type { ExporterProcesses } from '../jumpstarter/exporter-processes';
 import { exporterProcessesOf } from '../jumpstarter/exporter-processes';
 import { createWorkQueue, settle, type SimulatorError } from '../jumpstarter/work-queue';
