@@ -13,8 +13,9 @@
  * the test cluster; `main.ts` only parses the command line and calls it.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
-import { createClients, loadKubeConfig, type KubeClients } from './kube/clients';
+import { createClients, type KubeClients } from './kube/clients';
 import { createInformers, type ControllerInformers } from './kube/informers';
+import { loadClusterConfig } from './operations/cluster-config';
 import type { HttpEndpoint } from './operations/http-server';
 import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './operations/health';
 import {
@@ -26,6 +27,7 @@ import {
 import { createLogger, type Logger } from './operations/logger';
 import { ControllerMetrics, startMetricsServer } from './operations/metrics';
 import type { Options } from './operations/options';
+import { ServedResources } from './operations/served-resources';
 import type { PlannerOptions } from './planner';
 import { systemClock, type Clock } from './queue/clock';
 import { objectKey } from './queue/object-key';
@@ -39,8 +41,10 @@ import { Reconciler } from './reconciler/reconciler';
 import { StatusMemo } from './reconciler/status-memo';
 
 export interface ManagerDeps {
-  /** @default loadKubeConfig(options.kubeconfig) */
+  /** @default loadClusterConfig(options.kubeconfig).kubeConfig */
   readonly kubeConfig?: KubeConfig;
+  /** Fields of the first log line (the version, the API server, where its configuration came from). */
+  readonly startupInfo?: Readonly<Record<string, unknown>>;
   /** The controller's timeline (queue delays, planner `now`, election). @default systemClock */
   readonly clock?: Clock;
   /** @default createLogger({ level: options.logLevel }) */
@@ -79,14 +83,27 @@ export interface Manager {
 export async function startManager(options: Options, deps: ManagerDeps = {}): Promise<Manager> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger({ level: options.logLevel });
-  const kubeConfig = deps.kubeConfig ?? loadKubeConfig(options.kubeconfig);
+  const kubeConfig = deps.kubeConfig ?? loadClusterConfig(options.kubeconfig).kubeConfig;
+  logger.info(
+    {
+      ...deps.startupInfo,
+      provisioner: options.provisioner.name,
+      namespaces: options.namespaces ?? 'all',
+    },
+    'exporter-set-controller starting',
+  );
   const clients = createClients(kubeConfig);
+  // A CRD that is not installed fails its informer's lists with 404 until it is (served-resources.ts).
+  const served = new ServedResources(logger);
   const informers = createInformers(clients, {
     ...(options.namespaces !== undefined ? { namespaces: options.namespaces } : {}),
     clock,
-    onError: (error, context) =>
-      logger.warn({ err: error, resource: context.resource, retryInMs: context.retryInMs }, 'informer error'),
+    onError: (error, context) => {
+      if (context.source === 'watch' && served.failed(context.resource, error, context.retryInMs)) return;
+      logger.warn({ err: error, resource: context.resource, retryInMs: context.retryInMs }, 'informer error');
+    },
   });
+  for (const informer of informers.all) informer.onListed(() => served.listed(informer.resource));
   const metrics = new ControllerMetrics({ processMetrics: true });
   const expectations = new Expectations(clock, deps.expectationTimeoutMs);
   const reconciler = new Reconciler({
@@ -127,6 +144,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   const healthEndpoint = await startHealthServer({
     bindAddress: options.healthProbeBindAddress,
     readiness: {
+      resources: served.check(),
       informers: cachesSyncedCheck(() => informers.hasSynced()),
       shutdown: notShuttingDownCheck(() => stopping),
     },

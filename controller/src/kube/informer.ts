@@ -179,12 +179,14 @@ class Reflector {
     private readonly source: InformerSource<unknown>,
     readonly namespace: string | undefined,
     private readonly onErrorReport: (error: unknown, context: InformerErrorContext) => void,
+    private readonly onListed: () => void,
   ) {
     this.nextBackoffMs = this.backoff.initialMs;
     const listFn = async (): Promise<KubernetesListObject<KubernetesObject>> => {
       const list = await this.track(this.listAll());
       this.listedSinceWatch = true;
       this.progressed();
+      this.onListed();
       return list as KubernetesListObject<KubernetesObject>;
     };
     this.listWatch = new ListWatch(
@@ -321,6 +323,7 @@ export class ResourceInformer<T extends WireObject> implements CacheView<T> {
   private readonly reflectors: Reflector[];
   private readonly byNamespace = new Map<string, Reflector>();
   private readonly handlers: Record<InformerEvent, ObjectHandler<T>[]> = { add: [], update: [], delete: [] };
+  private readonly listedHandlers: (() => void)[] = [];
   private readonly syncedPromise: Promise<void>;
   private started = false;
   private rejectSynced?: (error: Error) => void;
@@ -338,7 +341,16 @@ export class ResourceInformer<T extends WireObject> implements CacheView<T> {
       }
     };
     const scopes = namespaces.length > 0 ? namespaces : [undefined];
-    this.reflectors = scopes.map((ns) => new Reflector(options, source, ns, report));
+    const listed = () => {
+      for (const handler of this.listedHandlers) {
+        try {
+          handler();
+        } catch {
+          // A failing observer must not break the informer.
+        }
+      }
+    };
+    this.reflectors = scopes.map((ns) => new Reflector(options, source, ns, report, listed));
     for (const reflector of this.reflectors) {
       if (reflector.namespace !== undefined) this.byNamespace.set(reflector.namespace, reflector);
       for (const event of ['add', 'update', 'delete'] as const) {
@@ -358,6 +370,14 @@ export class ResourceInformer<T extends WireObject> implements CacheView<T> {
   /** Handlers run synchronously on every cache change, in registration order; register before `start`. */
   on(event: InformerEvent, handler: ObjectHandler<T>): void {
     this.handlers[event].push(handler);
+  }
+
+  /**
+   * `handler` runs after every successful list of the collection (of any watched namespace): the API
+   * serves the resource again after errors (the first list of all namespaces syncs the cache).
+   */
+  onListed(handler: () => void): void {
+    this.listedHandlers.push(handler);
   }
 
   /** Starts listing and watching (idempotent). */

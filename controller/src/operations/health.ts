@@ -9,7 +9,8 @@
  *   informers, so a standby replica has warm caches and is ready to take over; were it unready, a
  *   Deployment rollout would wait on it forever, and no traffic is routed by this probe anyway.
  *
- * A failing probe answers 500 and lists the failing checks, `?verbose` lists every check.
+ * A failing `/readyz` answers 503 (Service Unavailable: not ready yet, say while a CRD is not installed),
+ * a failing `/healthz` 500; both list the failing checks with their reasons, `?verbose` every check.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { listen, parseBindAddress, reply, type HttpEndpoint } from './http-server';
@@ -36,11 +37,12 @@ export function notShuttingDownCheck(isShuttingDown: () => boolean): HealthCheck
   return () => !isShuttingDown() || 'shutting down';
 }
 
-/** Runs `checks` and renders the probe answer. */
+/** Runs `checks` and renders the probe answer; `failureCode` is the HTTP status of a failing probe. */
 export function probe(
   name: string,
   checks: Readonly<Record<string, HealthCheck>>,
   verbose: boolean,
+  failureCode = 500,
 ): { code: number; text: string } {
   const lines: string[] = [];
   let failed = false;
@@ -60,23 +62,24 @@ export function probe(
   }
   if (!failed)
     return { code: 200, text: verbose ? [...lines, `${name} check passed`].join('\n') + '\n' : 'ok' };
-  return { code: 500, text: [...lines, `${name} check failed`].join('\n') + '\n' };
+  return { code: failureCode, text: [...lines, `${name} check failed`].join('\n') + '\n' };
 }
 
 /** Serves `/healthz` and `/readyz`; resolves to undefined when the address is `0`. */
 export async function startHealthServer(options: HealthServerOptions): Promise<HttpEndpoint | undefined> {
   const address = parseBindAddress(options.bindAddress);
   if (!address) return undefined;
-  const endpoints: Record<string, Readonly<Record<string, HealthCheck>>> = {
-    '/healthz': options.liveness ?? {},
-    '/readyz': options.readiness,
+  const endpoints: Record<string, { checks: Readonly<Record<string, HealthCheck>>; failureCode: number }> = {
+    '/healthz': { checks: options.liveness ?? {}, failureCode: 500 },
+    '/readyz': { checks: options.readiness, failureCode: 503 },
   };
   return listen(address, (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://probe');
-    const checks = endpoints[url.pathname];
-    if (!checks) return reply(res, 404, 'not found\n');
+    const endpoint = endpoints[url.pathname];
+    if (!endpoint) return reply(res, 404, 'not found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed\n');
-    const { code, text } = probe(url.pathname.slice(1), checks, url.searchParams.has('verbose'));
+    const verbose = url.searchParams.has('verbose');
+    const { code, text } = probe(url.pathname.slice(1), endpoint.checks, verbose, endpoint.failureCode);
     reply(res, code, text);
   });
 }

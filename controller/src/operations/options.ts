@@ -18,7 +18,7 @@ export interface Options {
   readonly provisioner: Provisioner;
   /** `--namespace` (repeatable): the namespaces watched; undefined: all namespaces. */
   readonly namespaces: readonly string[] | undefined;
-  /** `--kubeconfig`: undefined means `KUBECONFIG`, `~/.kube/config` or the in-cluster config. */
+  /** `--kubeconfig`: undefined means `KUBECONFIG`, the in-cluster config or `~/.kube/config` (cluster-config.ts). */
   readonly kubeconfig: string | undefined;
   /** `--leader-elect`: campaign for the Lease `exporter-set-controller-<provisioner>`. */
   readonly leaderElect: boolean;
@@ -43,7 +43,9 @@ export const OPTION_DEFAULTS = {
 } as const;
 
 export type CommandLine =
-  { readonly kind: 'run'; readonly options: Options } | { readonly kind: 'help'; readonly text: string };
+  | { readonly kind: 'run'; readonly options: Options }
+  /** `--help` or `--version`: print `text` to stdout and exit 0. */
+  | { readonly kind: 'help' | 'version'; readonly text: string };
 
 /** A command line the controller cannot run with; the message says why. */
 export class OptionsError extends Error {
@@ -52,45 +54,89 @@ export class OptionsError extends Error {
 
 const NAMESPACE_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
+/** An option whose help shows `shown` as its default, once. */
+function withDefault(flags: string, description: string, value: unknown, shown: string): Option {
+  return new Option(flags, description).default(value, shown);
+}
+
 function program(output: { text: string }): Command {
-  return new Command('exporter-set-controller')
-    .description('Reconciles ExporterSets of one provisioner into pools of Jumpstarter exporters.')
-    .exitOverride()
-    .configureOutput({
-      writeOut: (text) => void (output.text += text),
-      writeErr: () => undefined,
-      outputError: () => undefined,
-    })
-    .allowExcessArguments(false)
-    .option(
-      '--provisioner <name>',
-      'the provisioner this controller serves, e.g. qemu.jumpstarter.dev (required)',
-    )
-    .option(
-      '--namespace <name>',
-      'watch only this namespace; repeat for several (default: all namespaces)',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    )
-    .option('--kubeconfig <path>', 'kubeconfig file (default: KUBECONFIG, ~/.kube/config, in-cluster)')
-    .addOption(
-      new Option('--leader-elect [enabled]', 'elect a leader among replicas on a coordination Lease')
-        .default(false)
-        .argParser((value: string) => value),
-    )
-    .option(
-      '--metrics-bind-address <address>',
-      'where /metrics listens; "0" disables it',
-      OPTION_DEFAULTS.metricsBindAddress,
-    )
-    .option(
-      '--health-probe-bind-address <address>',
-      'where /healthz and /readyz listen; "0" disables them',
-      OPTION_DEFAULTS.healthProbeBindAddress,
-    )
-    .option('--max-burst <count>', 'creations per reconcile pass', String(OPTION_DEFAULTS.maxBurst))
-    .option('--workers <count>', 'ExporterSets reconciled in parallel', String(OPTION_DEFAULTS.workers))
-    .option(`--log-level <level>`, `one of ${LOG_LEVELS.join(', ')}`, OPTION_DEFAULTS.logLevel);
+  return (
+    new Command('exporter-set-controller')
+      .description('Reconciles ExporterSets of one provisioner into pools of Jumpstarter exporters.')
+      .exitOverride()
+      .configureOutput({
+        writeOut: (text) => void (output.text += text),
+        writeErr: () => undefined,
+        outputError: () => undefined,
+      })
+      .allowExcessArguments(false)
+      .option(
+        '--provisioner <name>',
+        'the provisioner this controller serves, e.g. qemu.jumpstarter.dev (required)',
+      )
+      .addOption(
+        withDefault(
+          '--namespace <name>',
+          'watch only this namespace; repeat for several',
+          [] as string[],
+          'all namespaces',
+        ).argParser((value: string, previous: string[]) => [...previous, value]),
+      )
+      // No value to default to: the lookup happens when the controller starts (cluster-config.ts).
+      .option(
+        '--kubeconfig <path>',
+        'kubeconfig file of the cluster (default: KUBECONFIG, else the service account in a Pod, else ~/.kube/config)',
+      )
+      .addOption(
+        withDefault(
+          '--leader-elect [enabled]',
+          'elect a leader among replicas on a coordination Lease',
+          false,
+          'false',
+        ).argParser((value: string) => value),
+      )
+      .addOption(
+        withDefault(
+          '--metrics-bind-address <address>',
+          'where /metrics listens; "0" disables it',
+          OPTION_DEFAULTS.metricsBindAddress,
+          OPTION_DEFAULTS.metricsBindAddress,
+        ),
+      )
+      .addOption(
+        withDefault(
+          '--health-probe-bind-address <address>',
+          'where /healthz and /readyz listen; "0" disables them',
+          OPTION_DEFAULTS.healthProbeBindAddress,
+          OPTION_DEFAULTS.healthProbeBindAddress,
+        ),
+      )
+      .addOption(
+        withDefault(
+          '--max-burst <count>',
+          'instance writes in flight per ExporterSet',
+          String(OPTION_DEFAULTS.maxBurst),
+          String(OPTION_DEFAULTS.maxBurst),
+        ),
+      )
+      .addOption(
+        withDefault(
+          '--workers <count>',
+          'ExporterSets reconciled in parallel',
+          String(OPTION_DEFAULTS.workers),
+          String(OPTION_DEFAULTS.workers),
+        ),
+      )
+      .addOption(
+        withDefault(
+          '--log-level <level>',
+          `one of ${LOG_LEVELS.join(', ')}`,
+          OPTION_DEFAULTS.logLevel,
+          OPTION_DEFAULTS.logLevel,
+        ),
+      )
+      .option('--version', 'print the version and exit')
+  );
 }
 
 /** The options' usage text. */
@@ -98,12 +144,18 @@ export function helpText(): string {
   return program({ text: '' }).helpInformation();
 }
 
-/** Parses the arguments after the executable (`process.argv.slice(2)`). */
-export function parseCommandLine(argv: readonly string[]): CommandLine {
+/**
+ * Parses the arguments after the executable (`process.argv.slice(2)`); `version` is what `--version`
+ * prints after the program's name.
+ */
+export function parseCommandLine(argv: readonly string[], version = 'unknown'): CommandLine {
   const output = { text: '' };
   const command = program(output);
   const help = parseCommand(command, output, argv, (message) => new OptionsError(message));
   if (help) return { kind: 'help', text: help.help };
+  if (command.opts<{ version?: boolean }>().version) {
+    return { kind: 'version', text: `${command.name()} ${version}\n` };
+  }
   const raw = command.opts<{
     provisioner?: string;
     namespace: string[];

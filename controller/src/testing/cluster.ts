@@ -10,7 +10,7 @@ import { realClock } from './clock';
 import { RequestCounters } from './counters';
 import { FaultInjector } from './faults';
 import { ADMIN_IDENTITY, kubeconfigYaml, makeKubeConfig } from './kubeconfig';
-import { createRegistry } from './registry';
+import { createRegistry, resourceTypeFromCrd } from './registry';
 import { startApiServer } from './server';
 import {
   settle,
@@ -79,6 +79,12 @@ export interface TestCluster {
   /** The storage behind the server; simulators and tests may use it directly (no HTTP, same semantics). */
   readonly store: MemoryStore;
   readonly registry: ResourceRegistry;
+  /**
+   * Serves `crds` from now on, as applying them to a running cluster does (a cluster started without
+   * some CRDs, e.g. `crds: ourCrds`, gets Jumpstarter's later): lists and watches of their resources stop
+   * answering 404. No-op for a version already served.
+   */
+  installCrds(crds: readonly CustomResourceDefinition[]): void;
   readonly counters: RequestCounters;
   readonly faults: FaultInjector;
   readonly clock: Clock;
@@ -133,6 +139,15 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
       kubeconfigYaml({ server: url, identity, namespace }),
     store,
     registry,
+    installCrds(crds) {
+      for (const crd of crds) {
+        for (const v of crd.spec.versions) {
+          if (v.served && !registry.get(crd.spec.group, v.name, crd.spec.names.plural)) {
+            registry.add(resourceTypeFromCrd(crd, v.name));
+          }
+        }
+      }
+    },
     counters,
     faults,
     clock,

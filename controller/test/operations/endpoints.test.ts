@@ -33,7 +33,7 @@ describe('bind addresses', () => {
 });
 
 describe('health probes', () => {
-  it('are live while answering, and ready only when synced and not shutting down', async () => {
+  it('are live while answering, and ready (else 503 with the reasons) only when synced and not shutting down', async () => {
     let synced = false;
     let shuttingDown = false;
     const server = await startHealthServer({
@@ -47,7 +47,7 @@ describe('health probes', () => {
     const url = server!.url;
     expect(await get(`${url}/healthz`)).toMatchObject({ status: 200, text: 'ok' });
     expect(await get(`${url}/readyz`)).toMatchObject({
-      status: 500,
+      status: 503,
       text: '[-]informers failed: informer caches are not synced yet\nreadyz check failed\n',
     });
     synced = true;
@@ -57,7 +57,7 @@ describe('health probes', () => {
     );
     shuttingDown = true;
     expect(await get(`${url}/readyz`)).toMatchObject({
-      status: 500,
+      status: 503,
       text: '[-]shutdown failed: shutting down\nreadyz check failed\n',
     });
     expect(await get(`${url}/healthz`)).toMatchObject({ status: 200 });
