@@ -3,12 +3,13 @@
  * `exporter-set-controller`: parses the command line (SPEC §3), finds the cluster, and runs the
  * manager until SIGTERM or SIGINT (graceful shutdown, exit 0) or lost leadership (exit 1, so the
  * Deployment restarts it with a clean state). A bad command line, or no usable cluster configuration,
- * prints one line saying why and exits 2.
+ * prints one line saying why and exits 2; a probe or metrics address it cannot listen on, one line and 1.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startManager } from './manager';
 import { ClusterConfigError, loadClusterConfig } from './operations/cluster-config';
+import { ListenError } from './operations/http-server';
 import { OptionsError, parseCommandLine } from './operations/options';
 
 const NAME = 'exporter-set-controller';
@@ -42,10 +43,17 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw error;
   }
-  const manager = await startManager(commandLine.options, {
-    kubeConfig: cluster.kubeConfig,
-    startupInfo: { version, server: cluster.server, source: cluster.source.kind },
-  });
+  let manager;
+  try {
+    manager = await startManager(commandLine.options, {
+      kubeConfig: cluster.kubeConfig,
+      startupInfo: { version, server: cluster.server, source: cluster.source.kind },
+    });
+  } catch (error) {
+    if (!(error instanceof ListenError)) throw error;
+    process.stderr.write(`${NAME}: ${error.message}\n`);
+    return 1;
+  }
   const onSignal = (): void => void manager.stop();
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);

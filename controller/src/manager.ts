@@ -16,7 +16,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { createClients, type KubeClients } from './kube/clients';
 import { createInformers, type ControllerInformers } from './kube/informers';
 import { loadClusterConfig } from './operations/cluster-config';
-import type { HttpEndpoint } from './operations/http-server';
+import { ListenError, type HttpEndpoint } from './operations/http-server';
 import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './operations/health';
 import {
   LeaderElector,
@@ -80,6 +80,13 @@ export interface Manager {
   readonly done: Promise<StopReason>;
 }
 
+/** Rethrows a `ListenError` with the flag that chose the address, as the command line's errors read. */
+function flagged(flag: string, value: string): (error: unknown) => never {
+  return (error) => {
+    throw error instanceof ListenError ? new ListenError(`${flag}=${value}: ${error.message}`) : error;
+  };
+}
+
 export async function startManager(options: Options, deps: ManagerDeps = {}): Promise<Manager> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? createLogger({ level: options.logLevel });
@@ -140,7 +147,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   const metricsEndpoint = await startMetricsServer({
     bindAddress: options.metricsBindAddress,
     registry: metrics.registry,
-  });
+  }).catch(flagged('--metrics-bind-address', options.metricsBindAddress));
   const healthEndpoint = await startHealthServer({
     bindAddress: options.healthProbeBindAddress,
     readiness: {
@@ -148,7 +155,12 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
       informers: cachesSyncedCheck(() => informers.hasSynced()),
       shutdown: notShuttingDownCheck(() => stopping),
     },
+  }).catch(async (error: unknown) => {
+    await metricsEndpoint?.close();
+    return flagged('--health-probe-bind-address', options.healthProbeBindAddress)(error);
   });
+  if (metricsEndpoint) logger.info({ url: `${metricsEndpoint.url}/metrics` }, 'serving metrics');
+  if (healthEndpoint) logger.info({ url: healthEndpoint.url }, 'serving /healthz and /readyz');
 
   const startWorking = async (): Promise<void> => {
     await informers.synced;

@@ -9,6 +9,7 @@
  * file and what is wrong with it, and `main.ts` prints it as one line and exits 2.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
@@ -74,8 +75,7 @@ export function loadClusterConfig(
   const token = join(serviceAccountDir, 'token');
   const inPod = Boolean(env.KUBERNETES_SERVICE_HOST) && Boolean(env.KUBERNETES_SERVICE_PORT);
   if (inPod && exists(token)) {
-    const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromCluster(prefix);
+    const kubeConfig = inClusterConfig(env, serviceAccountDir);
     return finish(kubeConfig, { kind: 'in-cluster' }, `the service account at ${serviceAccountDir}`);
   }
 
@@ -93,6 +93,44 @@ export function loadClusterConfig(
     `no cluster configured: pass --kubeconfig, set KUBECONFIG, or run in a Pod with a service account${podHint}` +
       (homeConfig !== undefined ? `; ${homeConfig} does not exist either` : ''),
   );
+}
+
+/**
+ * What client-node's `loadFromCluster` builds, from `env` rather than `process.env`: the API server of
+ * `KUBERNETES_SERVICE_HOST`/`_PORT`, the service account's CA, its token (re-read as the kubelet
+ * rotates it) and namespace.
+ */
+function inClusterConfig(env: Readonly<Record<string, string | undefined>>, dir: string): KubeConfig {
+  const host = env.KUBERNETES_SERVICE_HOST ?? '';
+  const port = env.KUBERNETES_SERVICE_PORT ?? '';
+  const scheme = ['80', '8080', '8001'].includes(port) ? 'http' : 'https';
+  const server = `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}`;
+  let namespace: string | undefined;
+  try {
+    namespace = readFileSync(join(dir, 'namespace'), 'utf8').trim() || undefined;
+  } catch {
+    // A service account without a namespace file: requests name their namespaces anyway.
+  }
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromOptions({
+    clusters: [{ name: 'in-cluster', server, caFile: join(dir, 'ca.crt'), skipTLSVerify: false }],
+    users: [
+      {
+        name: 'service-account',
+        authProvider: { name: 'tokenFile', config: { tokenFile: join(dir, 'token') } },
+      },
+    ],
+    contexts: [
+      {
+        name: 'in-cluster',
+        cluster: 'in-cluster',
+        user: 'service-account',
+        ...(namespace !== undefined ? { namespace } : {}),
+      },
+    ],
+    currentContext: 'in-cluster',
+  });
+  return kubeConfig;
 }
 
 function exists(path: string): boolean {
@@ -114,7 +152,7 @@ function readKubeconfig(path: string, origin: string): KubeConfig {
   }
   const document = parseDocument(text);
   if (document.errors.length > 0) {
-    const first = document.errors[0].message.split('\n')[0];
+    const first = document.errors[0].message.split('\n')[0].replace(/:$/, '');
     throw new ClusterConfigError(`${origin}: not a kubeconfig: the file is not valid YAML (${first})`);
   }
   const content: unknown = document.toJS();

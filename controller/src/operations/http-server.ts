@@ -35,16 +35,30 @@ export interface HttpEndpoint {
   close(): Promise<void>;
 }
 
-/** Serves `handler` on `address`. */
+/** A bind address the controller cannot listen on (taken, not local, not permitted). */
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
+}
+
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the address is already in use',
+  EADDRNOTAVAIL: 'the host is not an address of this machine',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  ENOTFOUND: 'the host name does not resolve',
+};
+
+/** Serves `handler` on `address`; a failure to listen is a `ListenError` saying why. */
 export async function listen(
   address: BindAddress,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): Promise<HttpEndpoint> {
   const server: Server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(new ListenError(LISTEN_PROBLEMS[error.code ?? ''] ?? error.message));
+    server.once('error', failed);
     server.listen(address.port, address.host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });

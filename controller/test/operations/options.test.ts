@@ -99,6 +99,63 @@ describe('options › defaults and flags', () => {
   });
 });
 
+describe('options › help and version', () => {
+  /** Each option's help line, by flag; commander wraps long lines, so continuation lines are joined. */
+  function helpLines(): Map<string, string> {
+    const lines = new Map<string, string>();
+    let current: string | undefined;
+    for (const line of helpText().split('\n')) {
+      const flag = /^ {2}(-h, )?(--[a-z-]+)/.exec(line)?.[2];
+      if (flag) lines.set((current = flag), line.trim());
+      else if (current && /^ {6,}\S/.test(line)) lines.set(current, `${lines.get(current)} ${line.trim()}`);
+      else current = undefined;
+    }
+    return lines;
+  }
+
+  it('shows every default once, as the value it stands for', () => {
+    const lines = helpLines();
+    const expected: Record<string, string | undefined> = {
+      '--provisioner': undefined, // required: no default
+      '--namespace': 'all namespaces',
+      '--kubeconfig': 'KUBECONFIG, else the service account in a Pod, else ~/.kube/config',
+      '--leader-elect': 'false',
+      '--metrics-bind-address': ':8080',
+      '--health-probe-bind-address': ':8081',
+      '--max-burst': '50',
+      '--workers': '4',
+      '--log-level': 'info',
+      '--version': undefined,
+      '--help': undefined,
+    };
+    expect([...lines.keys()].sort()).toEqual(Object.keys(expected).sort());
+    for (const [flag, shown] of Object.entries(expected)) {
+      const line = lines.get(flag)!;
+      const defaults = [...line.matchAll(/\(default: ([^)]*)\)/g)].map((match) => match[1]);
+      expect({ flag, defaults }).toEqual({ flag, defaults: shown === undefined ? [] : [shown] });
+    }
+    expect(lines.get('--provisioner')).toMatch(/\(required\)$/);
+    // What help promises is what parsing does.
+    expect(options(QEMU)).toMatchObject({
+      namespaces: undefined,
+      leaderElect: false,
+      metricsBindAddress: ':8080',
+      healthProbeBindAddress: ':8081',
+      maxBurst: 50,
+      workers: 4,
+      logLevel: 'info',
+    });
+  });
+
+  it('answers --version with the name and version, without needing --provisioner', () => {
+    expect(parseCommandLine(['--version'], '1.2.3')).toEqual({
+      kind: 'version',
+      text: 'exporter-set-controller 1.2.3\n',
+    });
+    expect(parseCommandLine([QEMU, '--version'], '1.2.3').kind).toBe('version');
+  });
+});
+
 describe('options › mistakes', () => {
   // The list is resolveProvisionerFlag's (controller/src/provisioner-flag.ts), whatever it names.
   const known = implementedProvisionerNames().join(', ');
