@@ -4,7 +4,7 @@
  * CoordinationV1Api for leader election. Every request of the controller goes through these, so the
  * RBAC replay sees them under one identity.
  */
-import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { Exporter, ExporterSet, Lease, VirtualTargetClass } from 'virtual-exporters/internal';
 import { CustomObjectClient } from './custom-objects';
 import {
@@ -38,15 +38,4 @@ export function createClients(kubeConfig: KubeConfig): KubeClients {
     exporters: new CustomObjectClient<Exporter>(custom, ExporterResource),
     leases: new CustomObjectClient<Lease>(custom, JumpstarterLeaseResource),
   };
-}
-
-/**
- * The KubeConfig of `--kubeconfig` when given; otherwise client-node's default lookup: `KUBECONFIG`,
- * then `~/.kube/config`, then the in-cluster service account (what a Deployment uses).
- */
-export function loadKubeConfig(path?: string): KubeConfig {
-  const kubeConfig = new KubeConfig();
-  if (path !== undefined) kubeConfig.loadFromFile(path);
-  else kubeConfig.loadFromDefault();
-  return kubeConfig;
 }

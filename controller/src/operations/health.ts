@@ -4,7 +4,9 @@
  *
  * - `/healthz` (liveness): the process answers. It deliberately checks nothing else: restarting the
  *   controller because the API server is unreachable would not bring the API server back.
- * - `/readyz` (readiness): the informer caches are synced and the process is not shutting down.
+ * - `/readyz` (readiness): every watched resource is served (a CRD that is not installed fails it with
+ *   what to install, served-resources.ts), the informer caches are synced and the process is not
+ *   shutting down.
  *   Readiness does **not** depend on leadership: with `--leader-elect` every replica runs its
  *   informers, so a standby replica has warm caches and is ready to take over; were it unready, a
  *   Deployment rollout would wait on it forever, and no traffic is routed by this probe anyway.
