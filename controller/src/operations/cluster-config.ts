@@ -211,7 +211,9 @@ function finish(kubeConfig: KubeConfig, source: ClusterConfigSource, origin: str
     items.length > 0 ? items.map((item) => item.name).join(', ') : 'none';
   if (!current) {
     throw new ClusterConfigError(
-      `${origin}: no current-context is set; choose one of its contexts (${names(kubeConfig.getContexts())}) with kubectl config use-context`,
+      kubeConfig.getContexts().length === 0
+        ? `${origin}: the kubeconfig defines no context (no cluster to talk to)`
+        : `${origin}: no current-context is set; choose one of its contexts (${names(kubeConfig.getContexts())}) with kubectl config use-context`,
     );
   }
   const context = kubeConfig.getContextObject(current);

@@ -182,6 +182,10 @@ describe('cluster config › nothing usable', () => {
     const base = kubeconfig('lab', 'https://lab:6443');
     const cases: [string, string][] = [
       [
+        'apiVersion: v1\nkind: Config\nclusters: []\n',
+        'the kubeconfig defines no context (no cluster to talk to)',
+      ],
+      [
         base.replace('current-context: lab', ''),
         'no current-context is set; choose one of its contexts (lab) with kubectl config use-context',
       ],

@@ -38,7 +38,7 @@ async function start(crds: typeof ourCrds) {
 
 /** Polls an async `check` (wall clock) until it returns a value other than undefined/false. */
 async function eventually<T>(what: string, check: () => Promise<T | undefined | false>): Promise<T> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
