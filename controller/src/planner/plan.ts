@@ -293,18 +293,19 @@ function buildStatus(
   world: World,
   facts: Omit<
     ConditionFacts,
-    | 'available'
+    | 'counters'
+    | 'minReplicas'
+    | 'maxReplicas'
+    | 'minAvailable'
+    | 'warmAvailable'
     | 'standbyInBuffer'
-    | 'replicas'
-    | 'leased'
     | 'starting'
     | 'offline'
-    | 'minAvailable'
     | 'provisionerName'
   >,
   persisted: PersistedFields,
 ): ExporterSetStatus {
-  const { set, now } = world;
+  const { set, now, spec } = world;
   const counters = statusCounters(world.owned);
   const generation = set.metadata?.generation;
   const conditions = setConditions(
@@ -312,11 +313,12 @@ function buildStatus(
     {
       ...facts,
       provisionerName: world.provisioner.name,
-      available: counters.availableReplicas,
-      standbyInBuffer: world.spec.waitForFirstConsumer ? (counters.standbyReplicas ?? 0) : 0,
-      minAvailable: world.spec.minAvailable,
-      replicas: counters.replicas,
-      leased: counters.leasedReplicas,
+      counters,
+      minReplicas: spec.minReplicas,
+      maxReplicas: spec.maxReplicas,
+      minAvailable: spec.minAvailable,
+      warmAvailable: world.owned.filter((v) => v.state === 'available').length,
+      standbyInBuffer: spec.waitForFirstConsumer ? (counters.standbyReplicas ?? 0) : 0,
       starting: counters.startingReplicas ?? 0,
       offline: world.owned
         .filter((v) => v.state === 'offline')
@@ -402,7 +404,7 @@ function planDrain(world: World): Plan {
     world,
     {
       ...NOTHING_PLANNED,
-      selectorMatchesTemplate: true,
+      ...specChecks(set),
       draining: { remaining: world.owned.length, leased: world.owned.filter((v) => v.leased).length },
       startupFailures: 0,
       backoffMs: 0,
@@ -420,14 +422,13 @@ function planDrain(world: World): Plan {
 // --- rule 3: missing class ----------------------------------------------------------------------
 
 function planClassMissing(world: World): Plan {
-  const [issue] = validateExporterSetReferences(world.set, undefined, () => undefined);
   const persisted = persistedAsIs(world);
   const status = buildStatus(
     world,
     {
       ...NOTHING_PLANNED,
-      classMissing: issue ? formatIssue(issue) : 'the VirtualTargetClass was not found',
-      selectorMatchesTemplate: true,
+      classMissing: world.set.spec?.virtualTargetClassName ?? '',
+      ...specChecks(world.set),
       startupFailures: persisted.startupFailures,
       ...(persisted.lastStartupFailureTime !== undefined
         ? { lastStartupFailureTime: persisted.lastStartupFailureTime }
@@ -494,6 +495,15 @@ function specFindings(set: ExporterSet): string | undefined {
   return `${shown}${more}`;
 }
 
+/** Whether the selector selects the template labels, and the set's own rules it breaks. */
+function specChecks(set: ExporterSet): Pick<ConditionFacts, 'selectorMatchesTemplate' | 'invalidSpec'> {
+  const invalidSpec = specFindings(set);
+  return {
+    selectorMatchesTemplate: matchesSelector(set.spec?.selector, set.spec?.template?.metadata?.labels ?? {}),
+    ...(invalidSpec !== undefined ? { invalidSpec } : {}),
+  };
+}
+
 /** The parameter findings of the provisioner, as one message; undefined when valid. */
 function parameterFindings(world: World, cls: VirtualTargetClass): string | undefined {
   const provisioner = world.provisioner;
@@ -523,11 +533,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     now,
   );
   const invalidParameters = parameterFindings(world, cls);
-  const selectorMatchesTemplate = matchesSelector(
-    set.spec?.selector,
-    set.spec?.template?.metadata?.labels ?? {},
-  );
-  const invalidSpec = specFindings(set);
+  const { selectorMatchesTemplate, invalidSpec } = specChecks(set);
   const canCreate = invalidParameters === undefined && selectorMatchesTemplate && invalidSpec === undefined;
   const canStartPods = canCreate && startup.backoffUntil === undefined;
 
