@@ -250,7 +250,7 @@ const TABLE: Readonly<Record<'Available' | 'Progressing' | 'Degraded' | 'Scaling
 describe('upstream conditions (INTEROP §1.3)', () => {
   for (const [type, rows] of Object.entries(TABLE)) {
     describe(type, () => {
-      it.each(rows.map((row) => [row.rule, row]))('%s', (_rule, row) => {
+      it.each(rows.map((row): [string, ConditionRow] => [row.rule, row]))('%s', (_rule, row) => {
         const status = statusOf(row.instances, row.spec, row.classMissing);
         expect(status.conditions?.find((c) => c.type === type)).toEqual({
           type,
