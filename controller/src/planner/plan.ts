@@ -422,12 +422,17 @@ function planDrain(world: World): Plan {
 // --- rule 3: missing class ----------------------------------------------------------------------
 
 function planClassMissing(world: World): Plan {
+  const [issue] = validateExporterSetReferences(world.set, undefined, () => undefined);
+  const name = world.set.spec?.virtualTargetClassName ?? '';
   const persisted = persistedAsIs(world);
   const status = buildStatus(
     world,
     {
       ...NOTHING_PLANNED,
-      classMissing: world.set.spec?.virtualTargetClassName ?? '',
+      classMissing: {
+        name,
+        finding: issue ? formatIssue(issue) : `VirtualTargetClass "${name}" was not found`,
+      },
       ...specChecks(world.set),
       startupFailures: persisted.startupFailures,
       ...(persisted.lastStartupFailureTime !== undefined

@@ -19,8 +19,11 @@ import type { StatusCounters } from './status';
 import { upstreamConditions } from './upstream-conditions';
 
 export interface ConditionFacts {
-  /** The name of the set's VirtualTargetClass when it was not found; undefined when it was. */
-  readonly classMissing?: string;
+  /**
+   * When the set's VirtualTargetClass was not found: its name, and the finding (field, value, fix)
+   * for our own conditions, as upstream's Available message carries the name alone.
+   */
+  readonly classMissing?: { readonly name: string; readonly finding: string };
   /** The provisioner's findings, formatted; undefined when the parameters are valid or unknown. */
   readonly invalidParameters?: string;
   readonly provisionerName: string;
@@ -84,7 +87,7 @@ function warmBuffer(f: ConditionFacts): ConditionInput {
       type,
       status: 'Unknown',
       reason: R.VirtualTargetClassNotFound,
-      message: `the warm buffer cannot be judged without VirtualTargetClass "${f.classMissing}"`,
+      message: `the warm buffer cannot be judged without the class: ${f.classMissing.finding}`,
     };
   }
   const supply = f.warmAvailable + f.standbyInBuffer;
@@ -230,7 +233,7 @@ function parametersValid(f: ConditionFacts): ConditionInput {
       type,
       status: 'Unknown',
       reason: R.VirtualTargetClassNotFound,
-      message: `the parameters cannot be checked without VirtualTargetClass "${f.classMissing}"; create it or fix spec.virtualTargetClassName`,
+      message: `the parameters cannot be checked without the class: ${f.classMissing.finding}`,
     };
   }
   if (f.invalidParameters !== undefined) {
@@ -287,7 +290,7 @@ export function setConditions(
       minReplicas: facts.minReplicas,
       maxReplicas: facts.maxReplicas,
       minAvailable: facts.minAvailable,
-      ...(facts.classMissing !== undefined ? { classMissing: facts.classMissing } : {}),
+      ...(facts.classMissing !== undefined ? { classMissing: facts.classMissing.name } : {}),
     }),
     warmBuffer(facts),
     scaling(facts),

@@ -16,7 +16,9 @@ describe('class and parameters', () => {
     });
     expect(conditionOf(result, ConditionTypes.ParametersValid)).toMatchObject({
       status: 'Unknown',
-      message: expect.stringContaining('fix spec.virtualTargetClassName'),
+      message: expect.stringContaining(
+        'VirtualTargetClass "qemu-rpi4" was not found in namespace "lab"; create it there or fix virtualTargetClassName',
+      ),
     });
     expect(result.events).toContainEqual(
       expect.objectContaining({ type: 'Warning', reason: ConditionReasons.VirtualTargetClassNotFound }),
