@@ -97,14 +97,6 @@ export const ConditionTypes = {
 } as const;
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
 
-/** The types whose reasons, rules and messages are upstream's (INTEROP §1.3). */
-export const UPSTREAM_CONDITION_TYPES: readonly ConditionType[] = [
-  ConditionTypes.Available,
-  ConditionTypes.Progressing,
-  ConditionTypes.Degraded,
-  ConditionTypes.ScalingLimited,
-];
-
 export const ConditionReasons = {
   // --- Available (upstream) ---
   /** Available=True: minReplicas is 0 and the set has no instance. */

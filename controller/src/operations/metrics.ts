@@ -57,8 +57,16 @@ const POOL_GAUGES: readonly (readonly [keyof PoolCounts, string, string])[] = [
     'jumpstarter_exporterset_replicas',
     'Instances of the set (Exporters it owns, standbys included).',
   ],
-  ['ready', 'jumpstarter_exporterset_ready_replicas', 'Instances whose Exporter is Online (status.readyReplicas).'],
-  ['available', 'jumpstarter_exporterset_available_replicas', 'Instances Online, enabled and not leased (status.availableReplicas).'],
+  [
+    'ready',
+    'jumpstarter_exporterset_ready_replicas',
+    'Instances whose Exporter is Online (status.readyReplicas).',
+  ],
+  [
+    'available',
+    'jumpstarter_exporterset_available_replicas',
+    'Instances Online, enabled and not leased (status.availableReplicas).',
+  ],
   ['leased', 'jumpstarter_exporterset_leased_replicas', 'Instances named by a non-ended Lease.'],
   ['starting', 'jumpstarter_exporterset_starting_replicas', 'Instances created but not ready yet.'],
   [

@@ -62,7 +62,11 @@ describe('scenario 2: scale from zero with the standby', () => {
         .find((l) => l.startsWith(`${name}{namespace="${NS}",exporterset="zero"}`));
       return line === undefined ? 0 : Number(line.split(' ').pop());
     };
-    for (let i = 0; i < 200 && (await metric('jumpstarter_exporterset_lease_wait_seconds_count')) === 0; i++) {
+    for (
+      let i = 0;
+      i < 200 && (await metric('jumpstarter_exporterset_lease_wait_seconds_count')) === 0;
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 10));
     }
     expect(await metric('jumpstarter_exporterset_lease_wait_seconds_count')).toBe(1);
