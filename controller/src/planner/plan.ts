@@ -18,7 +18,7 @@
  *     the rules replace it; one disabled by hand is kept, never a victim and never supply.
  *  7. Gates on new instances (existing ones keep serving): invalid merged parameters
  *     (`ParametersValid=False` with the provisioner's findings), a selector that does not select the
- *     template labels and a spec that breaks the set's own rules (`Degraded`) create nothing — a set
+ *     template labels and a spec that breaks the set's own rules (`SpecValid=False`) create nothing — a set
  *     admitted by a CRD without our rules (a name too long for the set label, template labels or
  *     annotations Kubernetes refuses) would otherwise retry creates the API server always refuses;
  *     the startup-failure backoff (§3.9: 10 s doubling to 5 min after each Pod that ended before its
@@ -32,7 +32,7 @@
  *     waiting lease gets one promoted (§3.6).
  * 10. Ceiling (§3.4): never more than maxReplicas instances, counting every one not being deleted
  *     and every create in flight; a standby is promoted only when the instances that run or will
- *     leave it room; `ScalingLimited` when the rules want more.
+ *     leave it room; `Scaling=False/MaxReplicasReached` when the rules want more.
  * 11. Burst (§3.5): creates in flight plus this pass's never exceed maxBurst (the executor sends them
  *     in slow-start batches).
  * 12. Standby (§3.6): when nothing enabled would remain, one standby Exporter is kept or created, so a
@@ -466,7 +466,7 @@ function hasCredential(view: InstanceView): boolean {
   return credentialIssued(view.source);
 }
 
-/** Instances whose wait for their credential outlasted the grace, for `Degraded`. */
+/** Instances whose wait for their credential outlasted the grace, for `InstancesHealthy`. */
 function awaitingCredential(world: World): ConditionFacts['awaitingCredential'] {
   const grace = credentialGraceMs(world.options.startupTimeoutMs);
   const waits = world.owned
