@@ -196,8 +196,14 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     // and Scaling says the ceiling holds it (MaxReplicasReached).
     if (minAvailable > 0 && wanted >= minAvailable && !isTrue(conditions, 'WarmBufferAvailable'))
       say(shown('WarmBufferAvailable'));
-    const scalingReason = conditions?.find((c) => c.type === 'Scaling')?.reason;
-    if (wanted < minAvailable && scalingReason !== 'MaxReplicasReached' && !rollingOutForLeases)
+    const scaling = conditions?.find((c) => c.type === 'Scaling');
+    const saidAbove = scaling?.status === 'True' && !rollingOutForLeases;
+    if (
+      wanted < minAvailable &&
+      scaling?.reason !== 'MaxReplicasReached' &&
+      !rollingOutForLeases &&
+      !saidAbove
+    )
       say(shown('Scaling'));
     // Upstream's Available and ScalingLimited, as upstream's rules give them for the recount; a pool of
     // Immediate binding keeps minReplicas ready (with WaitForFirstConsumer the floor is standbys).
