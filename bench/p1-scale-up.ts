@@ -128,7 +128,7 @@ async function controllerRun(context: BenchContext) {
           cpuMs: { cluster: cpuMs(cluster0, cluster1), client: cpuMs(controller0, controller1) },
         },
         requests,
-        passes: metricTotal(metrics, 'exporterset_reconcile_duration_seconds_count'),
+        passes: metricTotal(metrics, 'jumpstarter_exporterset_reconcile_duration_seconds_count'),
       };
     } finally {
       await controller.stop();

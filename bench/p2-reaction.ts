@@ -235,7 +235,7 @@ export const p2: Benchmark = {
             watchDeliveryMs: summarize(delivery),
             assignmentToCreateMs: summarize(endToEnd),
             caBundleReadToCreateMs: caReads.length > 0 ? summarize(caReads) : null,
-            reconcilePasses: metricTotal(metrics, 'exporterset_reconcile_duration_seconds_count'),
+            reconcilePasses: metricTotal(metrics, 'jumpstarter_exporterset_reconcile_duration_seconds_count'),
           },
           notes: [
             'reaction = (refill create arrives − assignment committed) − 2 × median bare watch delivery latency',

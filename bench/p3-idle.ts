@@ -14,7 +14,7 @@ import { CONTROLLER_IDENTITY, waitForQuiet, WRITE_VERBS, writesOf } from './supp
 import type { BenchResult } from './support/results';
 
 const NAMESPACES = Array.from({ length: 10 }, (_, i) => `idle-${i}`);
-const PASSES = 'exporterset_reconcile_duration_seconds_count';
+const PASSES = 'jumpstarter_exporterset_reconcile_duration_seconds_count';
 
 export const p3: Benchmark = {
   id: 'p3',

@@ -217,7 +217,7 @@ export async function startControllerChild(options: ControllerChildOptions): Pro
   return handle;
 }
 
-/** Sums a metric's samples in Prometheus text (all label sets), e.g. `exporterset_reconcile_duration_seconds_count`. */
+/** Sums a metric's samples in Prometheus text (all label sets), e.g. `jumpstarter_exporterset_reconcile_duration_seconds_count`. */
 export function metricTotal(text: string, name: string): number {
   let total = 0;
   for (const line of text.split('\n')) {

@@ -68,57 +68,113 @@ export const Annotations = {
 /** Finalizer that drains a set before it goes (SPEC §3.12). */
 export const DRAIN_FINALIZER = 'exporterset.jumpstarter.dev/drain';
 
+/**
+ * The set's condition types. The first four are upstream's, with exactly upstream's reasons, rules and
+ * messages (INTEROP §1.3), so `kubectl wait --for=condition=Available` means what it means upstream;
+ * what this controller knows beyond them goes into types of its own, never into theirs.
+ */
 export const ConditionTypes = {
+  /** Upstream: at least minReplicas instances are ready (Online); the warm buffer plays no part. */
   Available: 'Available',
+  /** Upstream: Pods are pending or enabled instances are not ready yet. */
   Progressing: 'Progressing',
+  /** Upstream: Pods have failed, or enabled instances are not ready while no Pod is pending. */
   Degraded: 'Degraded',
+  /** Upstream: at maxReplicas with fewer than minAvailableReplicas instances available. */
   ScalingLimited: 'ScalingLimited',
+  /** Ours: the warm buffer (minAvailableReplicas) is met, standbys of a WaitForFirstConsumer class included. */
+  WarmBufferAvailable: 'WarmBufferAvailable',
+  /** Ours: the controller is changing the pool (scaling, rolling out, draining), or why it is not. */
+  Scaling: 'Scaling',
+  /** Ours: no instance is failing to start, waiting for its credential, or offline while its Pod runs. */
+  InstancesHealthy: 'InstancesHealthy',
+  /** Ours: the spec keeps the set's own rules, so instances can be created from it. */
+  SpecValid: 'SpecValid',
+  /** Ours (as KubeVirt's VMIRS): an Exporter create or delete failed; the message carries the API error. */
   ReplicaFailure: 'ReplicaFailure',
+  /** Ours: the class's and set's parameters, merged, are valid for the provisioner. */
   ParametersValid: 'ParametersValid',
 } as const;
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
 
 export const ConditionReasons = {
+  // --- Available (upstream) ---
+  /** Available=True: minReplicas is 0 and the set has no instance. */
+  NoReplicasRequired: 'NoReplicasRequired',
+  /** Available=True: readyReplicas >= minReplicas. */
+  MinimumReplicasAvailable: 'MinimumReplicasAvailable',
+  /** Available=False: readyReplicas < minReplicas. */
+  MinimumReplicasUnavailable: 'MinimumReplicasUnavailable',
+  /** Available=False (overrides the rest; ParametersValid=Unknown): the set's VirtualTargetClass does not exist. */
   VirtualTargetClassNotFound: 'VirtualTargetClassNotFound',
-  FailedCreate: 'FailedCreate',
-  FailedDelete: 'FailedDelete',
-  InvalidParameters: 'InvalidParameters',
-  ParametersValid: 'ParametersValid',
-  MaxReplicasReached: 'MaxReplicasReached',
-  StartupFailureBackoff: 'StartupFailureBackoff',
-  /** Available=True: at least minAvailableReplicas instances are available. */
+  // --- Progressing (upstream) ---
+  /** Progressing=True: Pods are Pending. */
+  PodsStarting: 'PodsStarting',
+  /** Progressing=True: enabled instances are not Online (standbys excepted). */
+  ReplicasNotReady: 'ReplicasNotReady',
+  /** Progressing=False. */
+  AllReplicasReady: 'AllReplicasReady',
+  // --- Degraded (upstream) ---
+  /** Degraded=True: Pods are in phase Failed. */
+  PodsFailing: 'PodsFailing',
+  /** Degraded=True: enabled instances are not Online (standbys excepted) and no Pod is Pending. */
+  ExportersOffline: 'ExportersOffline',
+  /** Degraded=False. */
+  AllReplicasHealthy: 'AllReplicasHealthy',
+  // --- ScalingLimited (upstream) ---
+  /** ScalingLimited=True: replicas >= maxReplicas (not 0) and availableReplicas < minAvailableReplicas. */
+  AtMaxReplicas: 'AtMaxReplicas',
+  /** ScalingLimited=False. */
+  WithinLimits: 'WithinLimits',
+  // --- WarmBufferAvailable (ours) ---
+  /** WarmBufferAvailable=True: at least minAvailableReplicas instances are available (with WaitForFirstConsumer, standbys count). */
   MinimumAvailable: 'MinimumAvailable',
-  /** Available=False: fewer than minAvailableReplicas instances are available. */
+  /** WarmBufferAvailable=False: fewer than minAvailableReplicas instances are available. */
   BelowMinimumAvailable: 'BelowMinimumAvailable',
-  /** Progressing=True while the set is being deleted and drains its instances. */
+  // --- Scaling (ours) ---
+  /** Scaling=True while the set is being deleted and drains its instances. */
   Draining: 'Draining',
-  ScalingUp: 'ScalingUp',
-  ScalingDown: 'ScalingDown',
+  /** Scaling=True: instances of an older template revision are being replaced. */
   RollingOut: 'RollingOut',
-  /** Progressing=False: idle instances beyond the need wait for scaleDownCooldown. */
+  /** Scaling=True: instances are being created, promoted from standby or given their Pod. */
+  ScalingUp: 'ScalingUp',
+  /** Scaling=True: instances are leaving the pool. */
+  ScalingDown: 'ScalingDown',
+  /** Scaling=False: idle instances beyond the need wait for scaleDownCooldown. */
   ScaleDownPending: 'ScaleDownPending',
-  /** Progressing=False: nothing to do. */
+  /** Scaling=False: the rules want more instances than maxReplicas allows (pending leases included). */
+  MaxReplicasReached: 'MaxReplicasReached',
+  /** Scaling=False: the pool matches its rules. */
   Stable: 'Stable',
-  /** Degraded=True: the selector does not select the template labels; nothing is created. */
+  // --- InstancesHealthy (ours) ---
+  /**
+   * InstancesHealthy=False: instances have waited long for their credential Secret (`<exporter>-exporter`,
+   * key `token`) or endpoint from Jumpstarter; the message names the Secret, never its value.
+   */
+  CredentialNotIssued: 'CredentialNotIssued',
+  /** InstancesHealthy=False: instances failed before becoming ready; new Pods back off. */
+  StartupFailureBackoff: 'StartupFailureBackoff',
+  /** InstancesHealthy=False: instances that were ready went offline while their Pod runs. */
+  InstancesOffline: 'InstancesOffline',
+  /** InstancesHealthy=True. */
+  InstancesHealthy: 'InstancesHealthy',
+  // --- SpecValid (ours) ---
+  /** SpecValid=False: the selector does not select the template labels; nothing is created. */
   SelectorDoesNotMatchTemplate: 'SelectorDoesNotMatchTemplate',
   /**
-   * Degraded=True: the set breaks a rule of validateExporterSet that admission did not enforce (a CRD
+   * SpecValid=False: the set breaks a rule of validateExporterSet that admission did not enforce (a CRD
    * installed without our rules); no instance is created until the spec is fixed.
    */
   InvalidSpec: 'InvalidSpec',
-  /** Degraded=True: instances that were ready went offline while their Pod runs. */
-  InstancesOffline: 'InstancesOffline',
-  /**
-   * Degraded=True: instances have waited long for their credential Secret (`<exporter>-exporter`, key
-   * `token`) or endpoint from Jumpstarter; the message names the Secret, never its value.
-   */
-  CredentialNotIssued: 'CredentialNotIssued',
-  /** Degraded=False. */
-  AsExpected: 'AsExpected',
-  /** ScalingLimited=False. */
-  WithinLimits: 'WithinLimits',
+  /** SpecValid=True. */
+  SpecValid: 'SpecValid',
+  // --- ReplicaFailure and ParametersValid (ours) ---
+  FailedCreate: 'FailedCreate',
+  FailedDelete: 'FailedDelete',
   /** ReplicaFailure=False (the executor sets True with FailedCreate/FailedDelete). */
   NoFailures: 'NoFailures',
+  InvalidParameters: 'InvalidParameters',
+  ParametersValid: 'ParametersValid',
 } as const;
 
 /** Lease condition types set by Jumpstarter (INTEROP §2). */

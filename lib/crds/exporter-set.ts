@@ -200,14 +200,16 @@ const count = (description: string) => int32(description);
 const statusSchema: JSONSchemaProps = object(
   'The pool as the controller last observed it.',
   {
-    availableReplicas: count('Instances that are ready, enabled and not leased: the warm pool.'),
+    availableReplicas: count('Instances that are online, enabled and not leased.'),
     conditions: conditionsSchema(
-      'Latest observations: Available, Progressing, Degraded, ScalingLimited, ReplicaFailure and ParametersValid.',
+      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (failed creates and deletes) and ParametersValid.",
     ),
-    exportersActive: count('Exporters currently serving a lease.'),
-    exportersDisabled: count('Exporters with spec.enabled set to false.'),
-    exportersIdle: count('Exporters that are online, enabled and not leased.'),
-    exportersOffline: count('Enabled exporters that are not online.'),
+    exportersActive: count('Exporters that are enabled, online and leased.'),
+    exportersDisabled: count(
+      'Exporters with spec.enabled set to false. Every instance is in exactly one of exportersActive, exportersIdle, exportersDisabled and exportersOffline.',
+    ),
+    exportersIdle: count('Exporters that are enabled, online and not leased.'),
+    exportersOffline: count('Exporters that are enabled and not online, standbys included.'),
     lastStartupFailureTime: dateTime('When an instance last failed before its exporter ever became ready.'),
     leasedReplicas: count('Instances currently leased.'),
     nextOrdinal: int64(
@@ -220,7 +222,7 @@ const statusSchema: JSONSchemaProps = object(
     podsPending: count('Instance Pods in phase Pending.'),
     podsRunning: count('Instance Pods in phase Running.'),
     podsUnknown: count('Instance Pods in phase Unknown or Succeeded.'),
-    readyReplicas: count('Instances whose exporter is online and registered.'),
+    readyReplicas: count('Instances whose exporter is online.'),
     replicas: count('All instances the set owns, including standbys and those still starting.'),
     scaleDownTarget: count(
       'The instance count a pending scale-down will go to when the cooldown has passed.',
@@ -239,7 +241,9 @@ const statusSchema: JSONSchemaProps = object(
     templateRevision: str(
       'Hash of the template, merged parameters, images and scheduling that new instances get.',
     ),
-    unavailableReplicas: count('Enabled instances that are not ready yet.'),
+    unavailableReplicas: count(
+      'Enabled instances that are not online. Unlike upstream, standby instances (an Exporter kept without a Pod so that leases wait for capacity) are not counted here, so a standby never makes Progressing or Degraded True; they are in replicas and exportersOffline.',
+    ),
     updatedReplicas: count('Instances created from the current template revision.'),
   },
   {

@@ -1,18 +1,19 @@
 /**
  * Prometheus metrics of SPEC §3, on their own registry (never prom-client's global one, so two
  * controllers in one test process do not collide), served at `/metrics` on
- * `--metrics-bind-address`.
+ * `--metrics-bind-address`. Every name starts with {@link METRIC_PREFIX}, as JEP-0013 prefixes every
+ * Jumpstarter metric `jumpstarter_` (the Node process metrics too, when enabled).
  *
- * | metric | type | labels |
+ * | metric (after `jumpstarter_exporterset_`) | type | labels |
  * |---|---|---|
- * | `exporterset_replicas`, `_ready_replicas`, `_available_replicas`, `_leased_replicas`, `_starting_replicas`, `_standby_replicas` | gauge | namespace, exporterset |
- * | `exporterset_pending_leases` (pending demand) | gauge | namespace, exporterset |
- * | `exporterset_scale_actions_total` | counter | namespace, exporterset, direction (`up`/`down`), reason |
- * | `exporterset_instance_startup_seconds` (created → online) | histogram | namespace, exporterset |
- * | `exporterset_lease_wait_seconds` (pending → assigned) | histogram | namespace, exporterset |
- * | `exporterset_reconcile_duration_seconds` | histogram | result (`success`/`error`) |
- * | `exporterset_reconcile_errors_total` | counter | namespace, exporterset |
- * | `exporterset_workqueue_depth` | gauge | — |
+ * | `replicas`, `ready_replicas`, `available_replicas`, `leased_replicas`, `starting_replicas`, `standby_replicas` | gauge | namespace, exporterset |
+ * | `pending_leases` (pending demand) | gauge | namespace, exporterset |
+ * | `scale_actions_total` | counter | namespace, exporterset, direction (`up`/`down`), reason |
+ * | `instance_startup_seconds` (created → online) | histogram | namespace, exporterset |
+ * | `lease_wait_seconds` (pending → assigned) | histogram | namespace, exporterset |
+ * | `reconcile_duration_seconds` | histogram | result (`success`/`error`) |
+ * | `reconcile_errors_total` | counter | namespace, exporterset |
+ * | `workqueue_depth` | gauge | — |
  *
  * Reconcile durations carry no set label (a histogram per set is costly and the per-set question is
  * "does it fail", which the errors counter answers).
@@ -43,18 +44,41 @@ export type ReconcileOutcome = 'success' | 'error';
 
 const SET_LABELS = ['namespace', 'exporterset'] as const;
 
+/** The prefix of every metric this controller exports (JEP-0013: `jumpstarter_`, then the component). */
+export const METRIC_PREFIX = 'jumpstarter_exporterset_';
+
 export const STARTUP_BUCKETS = [5, 10, 20, 30, 45, 60, 90, 120, 180, 300, 600, 1200];
 export const LEASE_WAIT_BUCKETS = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600];
 export const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const POOL_GAUGES: readonly (readonly [keyof PoolCounts, string, string])[] = [
-  ['replicas', 'exporterset_replicas', 'Instances of the set (Exporters it owns, standbys included).'],
-  ['ready', 'exporterset_ready_replicas', 'Instances whose Exporter is Online.'],
-  ['available', 'exporterset_available_replicas', 'Instances ready, enabled and not leased.'],
-  ['leased', 'exporterset_leased_replicas', 'Instances named by a non-ended Lease.'],
-  ['starting', 'exporterset_starting_replicas', 'Instances created but not ready yet.'],
-  ['standby', 'exporterset_standby_replicas', 'Standby Exporters (no Pod) kept for scale from zero.'],
-  ['pendingLeases', 'exporterset_pending_leases', 'Pending Leases the set should serve (demand).'],
+  [
+    'replicas',
+    'jumpstarter_exporterset_replicas',
+    'Instances of the set (Exporters it owns, standbys included).',
+  ],
+  [
+    'ready',
+    'jumpstarter_exporterset_ready_replicas',
+    'Instances whose Exporter is Online (status.readyReplicas).',
+  ],
+  [
+    'available',
+    'jumpstarter_exporterset_available_replicas',
+    'Instances Online, enabled and not leased (status.availableReplicas).',
+  ],
+  ['leased', 'jumpstarter_exporterset_leased_replicas', 'Instances named by a non-ended Lease.'],
+  ['starting', 'jumpstarter_exporterset_starting_replicas', 'Instances created but not ready yet.'],
+  [
+    'standby',
+    'jumpstarter_exporterset_standby_replicas',
+    'Standby Exporters (no Pod) kept for scale from zero.',
+  ],
+  [
+    'pendingLeases',
+    'jumpstarter_exporterset_pending_leases',
+    'Pending Leases the set should serve (demand).',
+  ],
 ];
 
 export interface ControllerMetricsOptions {
@@ -84,41 +108,41 @@ export class ControllerMetrics {
       ]),
     ) as Record<keyof PoolCounts, Gauge<(typeof SET_LABELS)[number]>>;
     this.scaleActions = new Counter({
-      name: 'exporterset_scale_actions_total',
+      name: 'jumpstarter_exporterset_scale_actions_total',
       help: 'Instances created (up) or removed (down), by the rule that asked for it.',
       labelNames: [...SET_LABELS, 'direction', 'reason'],
       registers,
     });
     this.startup = new Histogram({
-      name: 'exporterset_instance_startup_seconds',
+      name: 'jumpstarter_exporterset_instance_startup_seconds',
       help: 'Time from creating an instance to its Exporter first being Online.',
       labelNames: SET_LABELS,
       buckets: STARTUP_BUCKETS,
       registers,
     });
     this.leaseWait = new Histogram({
-      name: 'exporterset_lease_wait_seconds',
+      name: 'jumpstarter_exporterset_lease_wait_seconds',
       help: 'Time a Lease of the set waited Pending before an Exporter was assigned.',
       labelNames: SET_LABELS,
       buckets: LEASE_WAIT_BUCKETS,
       registers,
     });
     this.reconcileDuration = new Histogram({
-      name: 'exporterset_reconcile_duration_seconds',
+      name: 'jumpstarter_exporterset_reconcile_duration_seconds',
       help: 'Duration of reconcile passes.',
       labelNames: ['result'],
       buckets: RECONCILE_BUCKETS,
       registers,
     });
     this.reconcileErrors = new Counter({
-      name: 'exporterset_reconcile_errors_total',
+      name: 'jumpstarter_exporterset_reconcile_errors_total',
       help: 'Reconcile passes that failed (retried with backoff).',
       labelNames: SET_LABELS,
       registers,
     });
     const depthOf = () => this.queueDepth();
     new Gauge({
-      name: 'exporterset_workqueue_depth',
+      name: 'jumpstarter_exporterset_workqueue_depth',
       help: 'ExporterSet keys waiting to be reconciled.',
       registers,
       collect() {
@@ -130,6 +154,7 @@ export class ControllerMetrics {
     if (options.processMetrics) {
       collectDefaultMetrics({
         register: this.registry,
+        prefix: METRIC_PREFIX,
         eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS,
       });
     }

@@ -3,7 +3,7 @@
  * has set the Exporter's `status.credential` and `status.endpoint` and the credential Secret
  * `<exporter>-exporter` holds a `token`. Jumpstarter owns that Secret; when someone else wrote a Secret
  * of that name first, without a `token`, Jumpstarter cannot issue one and the instance would wait for
- * ever, counted as supply. So a wait that lasts is named on `Degraded` (the Secret's namespace and
+ * ever, counted as supply. So a wait that lasts is named on `InstancesHealthy` (the Secret's namespace and
  * name, never a value), and at the startup timeout (counted from the Exporter's creation, as no Pod
  * exists) the instance is failed like one whose Pod never became ready: replaced, and counted as a
  * startup failure, so a namespace where no credential is ever issued backs off instead of looping.

@@ -98,21 +98,26 @@ export function startupFailureEvents(
   }));
 }
 
-/** The status a condition has when all is well; the other one is worth a Warning. */
+/** The status a reported condition has when all is well; the other one is worth a Warning. */
 const HEALTHY: Readonly<Record<string, string>> = {
   [ConditionTypes.Available]: 'True',
-  [ConditionTypes.Degraded]: 'False',
   [ConditionTypes.ScalingLimited]: 'False',
+  [ConditionTypes.InstancesHealthy]: 'True',
+  [ConditionTypes.SpecValid]: 'True',
   [ConditionTypes.ReplicaFailure]: 'False',
   [ConditionTypes.ParametersValid]: 'True',
 };
 
 /**
- * One event per condition whose status changed. A condition seen for the first time is reported only
- * when it is unhealthy (a new set does not need six events saying all is well). Not reported:
- * Progressing, which changes with every scale action (those have their own events), and Available
- * while the class exists — it drops below the buffer each time a lease takes an instance and rises
- * when the refill is ready, which would make two Warnings per lease; its status and the metrics show it.
+ * One event per reported condition whose status changed. A condition seen for the first time is
+ * reported only when it is unhealthy (a new set does not need a row of events saying all is well).
+ * Not reported, as they change in the normal life of a pool and their causes have events of their
+ * own: upstream's Progressing and Degraded (from the counters: Degraded is True while any booting
+ * Pod's exporter is not online yet, Progressing while any Pod is pending — InstancesHealthy reports
+ * failing, stuck and offline instances), Scaling (each scale action has its event), and Available and
+ * WarmBufferAvailable while the class exists — they drop each time a lease takes or recycles an
+ * instance and rise when the refill is ready, which would make two Warnings per lease; their status
+ * and the metrics show it.
  */
 export function conditionEvents(
   before: readonly Condition[] | undefined,

@@ -17,4 +17,5 @@ export * from './set-conditions';
 export * from './snapshot';
 export * from './startup-failures';
 export * from './status';
+export * from './upstream-conditions';
 export * from './wire-guards';

@@ -18,7 +18,7 @@
  *     the rules replace it; one disabled by hand is kept, never a victim and never supply.
  *  7. Gates on new instances (existing ones keep serving): invalid merged parameters
  *     (`ParametersValid=False` with the provisioner's findings), a selector that does not select the
- *     template labels and a spec that breaks the set's own rules (`Degraded`) create nothing — a set
+ *     template labels and a spec that breaks the set's own rules (`SpecValid=False`) create nothing — a set
  *     admitted by a CRD without our rules (a name too long for the set label, template labels or
  *     annotations Kubernetes refuses) would otherwise retry creates the API server always refuses;
  *     the startup-failure backoff (§3.9: 10 s doubling to 5 min after each Pod that ended before its
@@ -32,7 +32,7 @@
  *     waiting lease gets one promoted (§3.6).
  * 10. Ceiling (§3.4): never more than maxReplicas instances, counting every one not being deleted
  *     and every create in flight; a standby is promoted only when the instances that run or will
- *     leave it room; `ScalingLimited` when the rules want more.
+ *     leave it room; `Scaling=False/MaxReplicasReached` when the rules want more.
  * 11. Burst (§3.5): creates in flight plus this pass's never exceed maxBurst (the executor sends them
  *     in slow-start batches).
  * 12. Standby (§3.6): when nothing enabled would remain, one standby Exporter is kept or created, so a
@@ -293,18 +293,19 @@ function buildStatus(
   world: World,
   facts: Omit<
     ConditionFacts,
-    | 'available'
+    | 'counters'
+    | 'minReplicas'
+    | 'maxReplicas'
+    | 'minAvailable'
+    | 'warmAvailable'
     | 'standbyInBuffer'
-    | 'replicas'
-    | 'leased'
     | 'starting'
     | 'offline'
-    | 'minAvailable'
     | 'provisionerName'
   >,
   persisted: PersistedFields,
 ): ExporterSetStatus {
-  const { set, now } = world;
+  const { set, now, spec } = world;
   const counters = statusCounters(world.owned);
   const generation = set.metadata?.generation;
   const conditions = setConditions(
@@ -312,11 +313,12 @@ function buildStatus(
     {
       ...facts,
       provisionerName: world.provisioner.name,
-      available: counters.availableReplicas,
-      standbyInBuffer: world.spec.waitForFirstConsumer ? (counters.standbyReplicas ?? 0) : 0,
-      minAvailable: world.spec.minAvailable,
-      replicas: counters.replicas,
-      leased: counters.leasedReplicas,
+      counters,
+      minReplicas: spec.minReplicas,
+      maxReplicas: spec.maxReplicas,
+      minAvailable: spec.minAvailable,
+      warmAvailable: world.owned.filter((v) => v.state === 'available').length,
+      standbyInBuffer: spec.waitForFirstConsumer ? (counters.standbyReplicas ?? 0) : 0,
       starting: counters.startingReplicas ?? 0,
       offline: world.owned
         .filter((v) => v.state === 'offline')
@@ -402,7 +404,7 @@ function planDrain(world: World): Plan {
     world,
     {
       ...NOTHING_PLANNED,
-      selectorMatchesTemplate: true,
+      ...specChecks(set),
       draining: { remaining: world.owned.length, leased: world.owned.filter((v) => v.leased).length },
       startupFailures: 0,
       backoffMs: 0,
@@ -421,13 +423,17 @@ function planDrain(world: World): Plan {
 
 function planClassMissing(world: World): Plan {
   const [issue] = validateExporterSetReferences(world.set, undefined, () => undefined);
+  const name = world.set.spec?.virtualTargetClassName ?? '';
   const persisted = persistedAsIs(world);
   const status = buildStatus(
     world,
     {
       ...NOTHING_PLANNED,
-      classMissing: issue ? formatIssue(issue) : 'the VirtualTargetClass was not found',
-      selectorMatchesTemplate: true,
+      classMissing: {
+        name,
+        finding: issue ? formatIssue(issue) : `VirtualTargetClass "${name}" was not found`,
+      },
+      ...specChecks(world.set),
       startupFailures: persisted.startupFailures,
       ...(persisted.lastStartupFailureTime !== undefined
         ? { lastStartupFailureTime: persisted.lastStartupFailureTime }
@@ -460,7 +466,7 @@ function hasCredential(view: InstanceView): boolean {
   return credentialIssued(view.source);
 }
 
-/** Instances whose wait for their credential outlasted the grace, for `Degraded`. */
+/** Instances whose wait for their credential outlasted the grace, for `InstancesHealthy`. */
 function awaitingCredential(world: World): ConditionFacts['awaitingCredential'] {
   const grace = credentialGraceMs(world.options.startupTimeoutMs);
   const waits = world.owned
@@ -494,6 +500,15 @@ function specFindings(set: ExporterSet): string | undefined {
   return `${shown}${more}`;
 }
 
+/** Whether the selector selects the template labels, and the set's own rules it breaks. */
+function specChecks(set: ExporterSet): Pick<ConditionFacts, 'selectorMatchesTemplate' | 'invalidSpec'> {
+  const invalidSpec = specFindings(set);
+  return {
+    selectorMatchesTemplate: matchesSelector(set.spec?.selector, set.spec?.template?.metadata?.labels ?? {}),
+    ...(invalidSpec !== undefined ? { invalidSpec } : {}),
+  };
+}
+
 /** The parameter findings of the provisioner, as one message; undefined when valid. */
 function parameterFindings(world: World, cls: VirtualTargetClass): string | undefined {
   const provisioner = world.provisioner;
@@ -523,11 +538,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     now,
   );
   const invalidParameters = parameterFindings(world, cls);
-  const selectorMatchesTemplate = matchesSelector(
-    set.spec?.selector,
-    set.spec?.template?.metadata?.labels ?? {},
-  );
-  const invalidSpec = specFindings(set);
+  const { selectorMatchesTemplate, invalidSpec } = specChecks(set);
   const canCreate = invalidParameters === undefined && selectorMatchesTemplate && invalidSpec === undefined;
   const canStartPods = canCreate && startup.backoffUntil === undefined;
 

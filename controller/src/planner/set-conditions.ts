@@ -1,33 +1,47 @@
 /**
- * The set's six conditions from what a pass found and decided. Messages are built from counts and
- * persisted times only, never from `now`, so a settled set rewrites nothing (SPEC §3.15).
+ * The set's conditions from what a pass found and decided: upstream's four (upstream-conditions.ts,
+ * from the counters alone) and ours, which say what upstream's rules do not — the warm buffer
+ * (WarmBufferAvailable), what the controller is changing (Scaling), instances failing to start, waiting
+ * for a credential or offline (InstancesHealthy), a spec nothing can be built from (SpecValid),
+ * failed writes (ReplicaFailure) and the parameters (ParametersValid). Messages are built from counts
+ * and persisted times only, never from `now`, so a settled set rewrites nothing (SPEC §3.15).
  */
 import {
-  ConditionReasons,
+  ConditionReasons as R,
   ConditionTypes,
   RuleMessages,
   formatDuration,
   type Condition,
-  ConditionReasons as R,
 } from 'virtual-exporters/internal';
 import { findCondition, setCondition, type ConditionInput } from './conditions';
 import { toTimestamp } from './snapshot';
+import type { StatusCounters } from './status';
+import { upstreamConditions } from './upstream-conditions';
 
 export interface ConditionFacts {
-  /** Why the class is missing; undefined when it was found. */
-  readonly classMissing?: string;
+  /**
+   * When the set's VirtualTargetClass was not found: its name, and the finding (field, value, fix)
+   * for our own conditions, as upstream's Available message carries the name alone.
+   */
+  readonly classMissing?: { readonly name: string; readonly finding: string };
   /** The provisioner's findings, formatted; undefined when the parameters are valid or unknown. */
   readonly invalidParameters?: string;
   readonly provisionerName: string;
   readonly selectorMatchesTemplate: boolean;
   /** The set's own rules it breaks (validateExporterSet), formatted; undefined when it keeps them. */
   readonly invalidSpec?: string;
-  readonly available: number;
+  /** The status counters (upstream's conditions read them). */
+  readonly counters: StatusCounters;
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  readonly minAvailable: number;
+  /**
+   * Instances the warm buffer counts as supply: available by the planner's stricter definition
+   * (Registered too, in an exporter status Jumpstarter assigns, Pod not ended).
+   */
+  readonly warmAvailable: number;
   /** With WaitForFirstConsumer the warm buffer is made of standbys: they count as available. */
   readonly standbyInBuffer: number;
-  readonly minAvailable: number;
-  readonly replicas: number;
-  readonly leased: number;
   readonly starting: number;
   /**
    * Instances that wait for their credential from Jumpstarter beyond the grace, each as
@@ -66,17 +80,17 @@ export interface ConditionFacts {
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function available(f: ConditionFacts): ConditionInput {
-  const type = ConditionTypes.Available;
+function warmBuffer(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.WarmBufferAvailable;
   if (f.classMissing !== undefined) {
     return {
       type,
-      status: 'False',
-      reason: ConditionReasons.VirtualTargetClassNotFound,
-      message: f.classMissing,
+      status: 'Unknown',
+      reason: R.VirtualTargetClassNotFound,
+      message: `the warm buffer cannot be judged without the class: ${f.classMissing.finding}`,
     };
   }
-  const supply = f.available + f.standbyInBuffer;
+  const supply = f.warmAvailable + f.standbyInBuffer;
   const standbys = f.standbyInBuffer > 0 ? ` (${f.standbyInBuffer} on standby until a lease waits)` : '';
   const message = `${plural(supply, 'instance')} available${standbys}; the warm buffer asks for ${f.minAvailable}`;
   return supply >= f.minAvailable
@@ -84,8 +98,8 @@ function available(f: ConditionFacts): ConditionInput {
     : { type, status: 'False', reason: R.BelowMinimumAvailable, message };
 }
 
-function progressing(f: ConditionFacts): ConditionInput {
-  const type = ConditionTypes.Progressing;
+function scaling(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.Scaling;
   if (f.draining) {
     return {
       type,
@@ -99,11 +113,11 @@ function progressing(f: ConditionFacts): ConditionInput {
       type,
       status: 'True',
       reason: R.RollingOut,
-      message: `${plural(f.outdated, 'instance')} of ${f.replicas} still run an older template; replacing them with revision ${f.revision}`,
+      message: `${plural(f.outdated, 'instance')} of ${f.counters.replicas} still run an older template; replacing them with revision ${f.revision}`,
     };
   }
   const starting = f.starting + f.creatingInFlight + f.creating + f.promoting;
-  // Held back by the ceiling alone is not progress: ScalingLimited says it, and nothing will change.
+  // Held back by the ceiling alone is not scaling: MaxReplicasReached says it, and nothing will change.
   const deferred = f.limited && starting + f.rendering === 0 ? 0 : f.deferred;
   if (starting + f.rendering + deferred > 0) {
     const parts = [
@@ -137,15 +151,23 @@ function progressing(f: ConditionFacts): ConditionInput {
       message: `${plural(f.window.surplus, 'idle instance')} beyond the need since ${toTimestamp(f.window.start)}; scaling down to ${f.window.target} at ${toTimestamp(f.window.dueAt)} unless the need grows`,
     };
   }
+  if (f.limited) {
+    return {
+      type,
+      status: 'False',
+      reason: R.MaxReplicasReached,
+      message: `the floor, the warm buffer and pending leases need ${f.limited.wanted} instances but maxReplicas is ${f.limited.maxReplicas}`,
+    };
+  }
   return { type, status: 'False', reason: R.Stable, message: 'the pool matches its rules' };
 }
 
-function degraded(f: ConditionFacts): ConditionInput {
-  const type = ConditionTypes.Degraded;
+function specValid(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.SpecValid;
   if (!f.selectorMatchesTemplate) {
     return {
       type,
-      status: 'True',
+      status: 'False',
       reason: R.SelectorDoesNotMatchTemplate,
       message: `spec.selector: ${RuleMessages.selectorMatchesTemplate}; no instances are created until the selector selects spec.template.metadata.labels`,
     };
@@ -153,18 +175,23 @@ function degraded(f: ConditionFacts): ConditionInput {
   if (f.invalidSpec !== undefined) {
     return {
       type,
-      status: 'True',
-      reason: ConditionReasons.InvalidSpec,
+      status: 'False',
+      reason: R.InvalidSpec,
       message: `${f.invalidSpec}; no instances are created until the spec is fixed (the API server would refuse them)`,
     };
   }
+  return { type, status: 'True', reason: R.SpecValid, message: 'the spec keeps the rules of an ExporterSet' };
+}
+
+function instancesHealthy(f: ConditionFacts): ConditionInput {
+  const type = ConditionTypes.InstancesHealthy;
   if (f.awaitingCredential && f.awaitingCredential.waits.length > 0) {
     const { waits, timeoutMs } = f.awaitingCredential;
     const shown = waits.slice(0, 3).join('; ') + (waits.length > 3 ? '; ...' : '');
     return {
       type,
-      status: 'True',
-      reason: ConditionReasons.CredentialNotIssued,
+      status: 'False',
+      reason: R.CredentialNotIssued,
       message: `${plural(waits.length, 'instance')} cannot start without a credential from Jumpstarter: ${shown}. Jumpstarter writes the Secret <exporter>-exporter itself; a Secret of that name someone else wrote first (without a token) blocks it: delete that Secret. Instances still waiting ${formatDuration(timeoutMs)} after their Exporter was created are replaced`,
     };
   }
@@ -177,8 +204,8 @@ function degraded(f: ConditionFacts): ConditionInput {
         : '';
     return {
       type,
-      status: 'True',
-      reason: ConditionReasons.StartupFailureBackoff,
+      status: 'False',
+      reason: R.StartupFailureBackoff,
       message: `${plural(f.startupFailures, 'instance')} failed before becoming ready${last}${wait}; see the Events and logs of the failed Pods`,
     };
   }
@@ -186,25 +213,17 @@ function degraded(f: ConditionFacts): ConditionInput {
     const shown = f.offline.slice(0, 5).join(', ') + (f.offline.length > 5 ? ', ...' : '');
     return {
       type,
-      status: 'True',
+      status: 'False',
       reason: R.InstancesOffline,
       message: `${plural(f.offline.length, 'instance')} went offline while their Pod runs: ${shown}`,
     };
   }
-  return { type, status: 'False', reason: R.AsExpected, message: 'no failing or offline instances' };
-}
-
-function scalingLimited(f: ConditionFacts): ConditionInput {
-  const type = ConditionTypes.ScalingLimited;
-  if (f.limited) {
-    return {
-      type,
-      status: 'True',
-      reason: ConditionReasons.MaxReplicasReached,
-      message: `the floor, the warm buffer and pending leases need ${f.limited.wanted} instances but maxReplicas is ${f.limited.maxReplicas}`,
-    };
-  }
-  return { type, status: 'False', reason: R.WithinLimits, message: 'maxReplicas does not limit the pool' };
+  return {
+    type,
+    status: 'True',
+    reason: R.InstancesHealthy,
+    message: 'no instance is failing to start, waiting for its credential or offline',
+  };
 }
 
 function parametersValid(f: ConditionFacts): ConditionInput {
@@ -213,22 +232,22 @@ function parametersValid(f: ConditionFacts): ConditionInput {
     return {
       type,
       status: 'Unknown',
-      reason: ConditionReasons.VirtualTargetClassNotFound,
-      message: 'the parameters cannot be checked without the VirtualTargetClass',
+      reason: R.VirtualTargetClassNotFound,
+      message: `the parameters cannot be checked without the class: ${f.classMissing.finding}`,
     };
   }
   if (f.invalidParameters !== undefined) {
     return {
       type,
       status: 'False',
-      reason: ConditionReasons.InvalidParameters,
+      reason: R.InvalidParameters,
       message: f.invalidParameters,
     };
   }
   return {
     type,
     status: 'True',
-    reason: ConditionReasons.ParametersValid,
+    reason: R.ParametersValid,
     message: `the merged parameters are valid for ${f.provisionerName}`,
   };
 }
@@ -266,10 +285,17 @@ export function setConditions(
 ): Condition[] {
   let conditions = [...(previous ?? [])];
   for (const input of [
-    available(facts),
-    progressing(facts),
-    degraded(facts),
-    scalingLimited(facts),
+    ...upstreamConditions({
+      counters: facts.counters,
+      minReplicas: facts.minReplicas,
+      maxReplicas: facts.maxReplicas,
+      minAvailable: facts.minAvailable,
+      ...(facts.classMissing !== undefined ? { classMissing: facts.classMissing.name } : {}),
+    }),
+    warmBuffer(facts),
+    scaling(facts),
+    instancesHealthy(facts),
+    specValid(facts),
     replicaFailure(previous, facts),
     parametersValid(facts),
   ]) {

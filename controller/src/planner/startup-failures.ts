@@ -87,7 +87,7 @@ export interface StartupOutlook {
  * Forgets the failures once they no longer matter: the backoff is over, no Pod is waiting to start
  * and nothing is booting or failed — the pool is whole without a new Pod having had to prove the
  * template works (e.g. the failed instance was surplus, or its place went to a standby). Without this
- * `Degraded` would stay True for good. A pool that still wants Pods keeps its count, so a crash loop
+ * `InstancesHealthy` would stay False for good. A pool that still wants Pods keeps its count, so a crash loop
  * keeps backing off exponentially. The watermark stays, so old failed Pods are never counted again.
  */
 export function settleStartupFailures(

@@ -27,25 +27,30 @@ export type StatusCounters = Pick<
 >;
 
 /**
- * Counters over the set's instances (detached and deleting ones excluded):
- * replicas = all, standbys and retiring ones included; ready = online and registered; available =
- * ready, enabled, not leased, Pod not ended; unavailable = enabled, not ready, not standby;
- * leased = exportersActive = held by a non-ended lease; disabled = `spec.enabled: false`; idle =
- * ready, enabled, not leased; offline = enabled, not online; pods by phase (Unknown counts Succeeded,
- * as upstream's does); starting, standby; updated = current template revision.
+ * Counters over the set's instances (detached and deleting ones excluded), with upstream's meanings
+ * (INTEROP §1.3): replicas = all, standbys and retiring ones included; ready = Online; available =
+ * Online, enabled, not leased; unavailable = enabled, not Online; leased = held by a non-ended lease;
+ * and each instance in exactly one of exportersActive (enabled, leased, Online), exportersIdle
+ * (enabled, Online, not leased), exportersDisabled (`spec.enabled: false`) and exportersOffline
+ * (enabled, not Online); Pods by phase (Unknown counts Succeeded, as upstream's does). Ours: starting,
+ * standby, updated (current template revision).
+ *
+ * The one judged deviation: a standby (an Exporter kept without a Pod by design so leases wait, SPEC
+ * §3.6; upstream has none) is not in `unavailableReplicas`, so it never makes upstream's Progressing
+ * or Degraded True; it is in `replicas` and `exportersOffline`, so the four-way split still holds.
  */
 export function statusCounters(instances: readonly InstanceView[]): StatusCounters {
   const count = (predicate: (v: InstanceView) => boolean): number => instances.filter(predicate).length;
   const phase = (v: InstanceView): string | undefined => v.source.pod?.status?.phase;
   return {
     replicas: instances.length,
-    readyReplicas: count((v) => v.ready),
-    availableReplicas: count((v) => v.state === 'available'),
-    unavailableReplicas: count((v) => v.enabled && !v.ready && v.state !== 'standby'),
+    readyReplicas: count((v) => v.online),
+    availableReplicas: count((v) => v.online && v.enabled && !v.leased),
+    unavailableReplicas: count((v) => v.enabled && !v.online && !v.standby),
     leasedReplicas: count((v) => v.leased),
-    exportersActive: count((v) => v.leased),
+    exportersActive: count((v) => v.enabled && v.leased && v.online),
     exportersDisabled: count((v) => !v.enabled),
-    exportersIdle: count((v) => v.ready && v.enabled && !v.leased),
+    exportersIdle: count((v) => v.enabled && v.online && !v.leased),
     exportersOffline: count((v) => v.enabled && !v.online),
     podsFailed: count((v) => v.source.pod !== undefined && phase(v) === 'Failed'),
     podsPending: count((v) => v.source.pod !== undefined && (phase(v) ?? 'Pending') === 'Pending'),

@@ -2,7 +2,8 @@
  * What a settled lab looks like once faults stop (issue 7), judged from the store alone by recounting
  * — an oracle independent of the planner: every lease the sets can serve is served; every set meets
  * its floor and warm buffer, carries no runaway surplus, stays within its ceiling, reports counters
- * equal to a recount and healthy conditions for its current generation; deleted sets are gone with
+ * equal to a recount (upstream's meanings, INTEROP §1.3), upstream's conditions as upstream's rules
+ * give them for that recount, and healthy conditions of ours, for its current generation; deleted sets are gone with
  * their instances; no Pod or config Secret is left without its Exporter.
  *
  * `unmet` lists what does not hold yet; the lab has converged when it is empty.
@@ -136,17 +137,50 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     if (status?.leasedReplicas !== leased.length) {
       say(`status.leasedReplicas ${status?.leasedReplicas}, recount ${leased.length}`);
     }
-    if (status?.availableReplicas !== available.length) {
-      say(`status.availableReplicas ${status?.availableReplicas}, recount ${available.length}`);
+    // Upstream's counters: ready = Online; available = Online, enabled, not leased.
+    const online = mine.filter((e) => isTrue(e.status?.conditions, ExporterConditionTypes.Online));
+    const upstreamAvailable = online.filter(
+      (e) => e.spec?.enabled !== false && !heldBy.has(e.metadata?.name ?? ''),
+    );
+    if (status?.readyReplicas !== online.length) {
+      say(`status.readyReplicas ${status?.readyReplicas}, recount ${online.length}`);
     }
+    if (status?.availableReplicas !== upstreamAvailable.length) {
+      say(`status.availableReplicas ${status?.availableReplicas}, recount ${upstreamAvailable.length}`);
+    }
+    const split =
+      (status?.exportersActive ?? 0) +
+      (status?.exportersIdle ?? 0) +
+      (status?.exportersDisabled ?? 0) +
+      (status?.exportersOffline ?? 0);
+    if (split !== mine.length) say(`active + idle + disabled + offline = ${split}, recount ${mine.length}`);
     const conditions = status?.conditions;
     const shown = (type: string) => {
       const c = conditions?.find((x) => x.type === type);
       return c ? `${type}=${c.status} (${c.reason}: ${c.message})` : `${type} missing`;
     };
-    if (isTrue(conditions, 'Degraded')) say(shown('Degraded'));
+    // Upstream's Progressing and Degraded, as upstream's rules give them for the recount. An instance
+    // that is not online may stay only while a lease holds it (never touched until the lease ends);
+    // standbys are not unavailable (the one judged deviation).
+    const phaseOf = (e: Exporter) => (podOf(e)?.status as { phase?: string } | undefined)?.phase;
+    const unavailable = mine.filter(
+      (e) =>
+        e.spec?.enabled !== false &&
+        !isTrue(e.status?.conditions, ExporterConditionTypes.Online) &&
+        !isStandby(e),
+    );
+    const stuck = unavailable.filter((e) => !heldBy.has(e.metadata?.name ?? ''));
+    if (stuck.length > 0) say(`instances not online and not leased: ${stuck.map(describe).join(', ')}`);
+    const podsFailed = mine.filter((e) => phaseOf(e) === 'Failed').length;
+    const podsPending = mine.filter((e) => podOf(e) && (phaseOf(e) ?? 'Pending') === 'Pending').length;
+    const degraded = podsFailed > 0 || (unavailable.length > 0 && podsPending === 0);
+    if (isTrue(conditions, 'Degraded') !== degraded) say(shown('Degraded'));
+    if (isTrue(conditions, 'Progressing') !== (podsPending > 0 || unavailable.length > 0))
+      say(shown('Progressing'));
     if (isTrue(conditions, 'ReplicaFailure')) say(shown('ReplicaFailure'));
-    // A rollout waits for leases to end: outdated leased instances keep Progressing=True (RollingOut).
+    if (!isTrue(conditions, 'InstancesHealthy')) say(shown('InstancesHealthy'));
+    if (!isTrue(conditions, 'SpecValid')) say(shown('SpecValid'));
+    // A rollout waits for leases to end: outdated leased instances keep Scaling=True (RollingOut).
     const outdated = mine.filter(
       (e) => e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision,
     );
@@ -155,13 +189,30 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     const rollingOutForLeases =
       outdated.length > 0 &&
       outdatedIdle.length === 0 &&
-      conditions?.find((c) => c.type === 'Progressing')?.reason === 'RollingOut';
-    if (isTrue(conditions, 'Progressing') && !rollingOutForLeases) say(shown('Progressing'));
+      conditions?.find((c) => c.type === 'Scaling')?.reason === 'RollingOut';
+    if (isTrue(conditions, 'Scaling') && !rollingOutForLeases) say(shown('Scaling'));
     if (!isTrue(conditions, 'ParametersValid')) say(shown('ParametersValid'));
-    // Capped by the ceiling, the buffer cannot be met: Available=False is then the truth (ScalingLimited).
-    if (minAvailable > 0 && wanted >= minAvailable && !isTrue(conditions, 'Available'))
-      say(shown('Available'));
-    if (wanted < minAvailable && !isTrue(conditions, 'ScalingLimited')) say(shown('ScalingLimited'));
+    // Capped by the ceiling, the buffer cannot be met: WarmBufferAvailable=False is then the truth,
+    // and Scaling says the ceiling holds it (MaxReplicasReached).
+    if (minAvailable > 0 && wanted >= minAvailable && !isTrue(conditions, 'WarmBufferAvailable'))
+      say(shown('WarmBufferAvailable'));
+    const scaling = conditions?.find((c) => c.type === 'Scaling');
+    const saidAbove = scaling?.status === 'True' && !rollingOutForLeases;
+    if (
+      wanted < minAvailable &&
+      scaling?.reason !== 'MaxReplicasReached' &&
+      !rollingOutForLeases &&
+      !saidAbove
+    )
+      say(shown('Scaling'));
+    // Upstream's Available and ScalingLimited, as upstream's rules give them for the recount; a pool of
+    // Immediate binding keeps minReplicas ready (with WaitForFirstConsumer the floor is standbys).
+    const minimumReady = (minReplicas === 0 && mine.length === 0) || online.length >= minReplicas;
+    if (isTrue(conditions, 'Available') !== minimumReady)
+      say(`${shown('Available')}, ${online.length} online`);
+    if (cls?.spec?.bindingMode !== 'WaitForFirstConsumer' && !minimumReady) say(shown('Available'));
+    const atMax = max > 0 && mine.length >= max && upstreamAvailable.length < minAvailable;
+    if (isTrue(conditions, 'ScalingLimited') !== atMax) say(shown('ScalingLimited'));
   }
 
   for (const gone of input.deletedSets) {

@@ -45,9 +45,9 @@ describe('a credential Secret without a token', () => {
       const messages = () =>
         (getSet(cluster, 'pool')?.status?.conditions ?? []).map((c) => c.message).join(' | ');
       await until('the set names the Secret', () => messages().includes('pool-0-exporter'));
-      const degraded = getSet(cluster, 'pool')?.status?.conditions?.find((c) => c.type === 'Degraded');
-      expect(degraded).toMatchObject({ status: 'True', reason: 'CredentialNotIssued' });
-      expect(degraded?.message).toContain(`pool-0 waits for its credential Secret ${NS}/pool-0-exporter`);
+      const health = getSet(cluster, 'pool')?.status?.conditions?.find((c) => c.type === 'InstancesHealthy');
+      expect(health).toMatchObject({ status: 'False', reason: 'CredentialNotIssued' });
+      expect(health?.message).toContain(`pool-0 waits for its credential Secret ${NS}/pool-0-exporter`);
       expect(messages()).not.toContain('no token here');
       await until('a replacement serves', () => getSet(cluster, 'pool')?.status?.availableReplicas === 1);
       expect(instancesOf(cluster, 'pool').map((e) => e.metadata!.name)).not.toContain('pool-0');

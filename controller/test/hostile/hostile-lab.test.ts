@@ -201,11 +201,17 @@ describe('hostile input at the controller', () => {
       const c = status(set)?.conditions?.find((x) => x.type === type);
       return c && { status: c.status, reason: c.reason, message: c.message };
     };
+    // Upstream's message on Available; the finding with its fix on ParametersValid (ours).
     expect(condition('no-class', 'Available')).toEqual({
       status: 'False',
       reason: 'VirtualTargetClassNotFound',
+      message: 'VirtualTargetClass "missing" not found',
+    });
+    expect(condition('no-class', 'ParametersValid')).toEqual({
+      status: 'Unknown',
+      reason: 'VirtualTargetClassNotFound',
       message:
-        'spec.virtualTargetClassName: VirtualTargetClass "missing" was not found in namespace "lab"; create it there or fix virtualTargetClassName (got "missing")',
+        'the parameters cannot be checked without the class: spec.virtualTargetClassName: VirtualTargetClass "missing" was not found in namespace "lab"; create it there or fix virtualTargetClassName (got "missing")',
     });
     expect(condition('negative-memory', 'ParametersValid')).toEqual({
       status: 'False',
@@ -232,7 +238,7 @@ describe('hostile input at the controller', () => {
         'spec.images.exporter.image: replaces the exporter image of VirtualTargetClass "with-credentials", whose credentials (Secret "lab-creds") the exporter container receives; only the class may choose that image, so set it in the class\'s images (got "evil.example/exfiltrate:latest")',
     });
     for (const name of reported) expect(instancesOf(cluster, name)).toEqual([]);
-    for (const name of served) expect(condition(name, 'Available')?.status).toBe('True');
+    for (const name of served) expect(condition(name, 'WarmBufferAvailable')?.status).toBe('True');
 
     // Another provisioner's set is not this controller's to touch or report on.
     expect(getSet(cluster, 'other-provisioner')?.status).toBeUndefined();

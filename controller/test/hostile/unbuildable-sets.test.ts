@@ -2,7 +2,7 @@
  * Sets no instance of which the API server would accept, reaching the controller through an
  * ExporterSet CRD installed without our rules (an older or hand-edited CRD): a name too long for the
  * set label, template labels and annotations Kubernetes refuses on every object, a cooldown beyond
- * Go's range. The controller reports each on `Degraded=False`→`True/InvalidSpec` with the field, the
+ * Go's range. The controller reports each on `SpecValid=True`→`False/InvalidSpec` with the field, the
  * value and the rule, creates nothing for it — no create ever reaches the API server, so there is no
  * loop of refused creates — and keeps serving the healthy set beside them. A Lease without a spec in
  * the same namespace stops neither the controller nor Jumpstarter's lease assignment.
@@ -120,33 +120,33 @@ describe('sets the API server would refuse every instance of', () => {
     });
     await cluster.settle();
 
-    const degraded = (name: string) => {
-      const c = status(name)?.conditions?.find((x) => x.type === 'Degraded');
+    const specValid = (name: string) => {
+      const c = status(name)?.conditions?.find((x) => x.type === 'SpecValid');
       return c && { status: c.status, reason: c.reason, message: c.message };
     };
     const fix = '; no instances are created until the spec is fixed (the API server would refuse them)';
-    expect(degraded('label-value')).toEqual({
-      status: 'True',
+    expect(specValid('label-value')).toEqual({
+      status: 'False',
       reason: 'InvalidSpec',
       message: `spec.template.metadata.labels[team]: label value must be empty or consist of letters, digits, "-", "_" and ".", starting and ending with a letter or digit (e.g. "rpi4" or "true") (got "qa team")${fix}`,
     });
-    expect(degraded('label-key')).toEqual({
-      status: 'True',
+    expect(specValid('label-key')).toEqual({
+      status: 'False',
       reason: 'InvalidSpec',
       message: `spec.template.metadata.labels[bad key]: label key must have a name part of letters, digits, "-", "_" and ".", starting and ending with a letter or digit (e.g. "board" or "kubernetes.io/arch") (got "bad key")${fix}`,
     });
-    expect(degraded('annotations')).toEqual({
-      status: 'True',
+    expect(specValid('annotations')).toEqual({
+      status: 'False',
       reason: 'InvalidSpec',
       message: `spec.template.metadata.annotations: template annotations must total at most 255 KiB (261120), keys and values together: every instance carries them, and Kubernetes allows 256 KiB of annotations per object (got "307205 bytes")${fix}`,
     });
-    expect(degraded('cooldown')).toEqual({
-      status: 'True',
+    expect(specValid('cooldown')).toEqual({
+      status: 'False',
       reason: 'InvalidSpec',
       message: `spec.scaleDownCooldown: scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns (got "9999999999h")${fix}`,
     });
-    expect(degraded(LONG_NAME)).toEqual({
-      status: 'True',
+    expect(specValid(LONG_NAME)).toEqual({
+      status: 'False',
       reason: 'InvalidSpec',
       message: `metadata.name: metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance (got "${LONG_NAME}")${fix}`,
     });

@@ -117,23 +117,23 @@ describe('metrics', () => {
     expect(first.type).toBe(metrics.registry.contentType);
     const set = 'namespace="lab",exporterset="pool"';
     for (const line of [
-      `exporterset_replicas{${set}} 5`,
-      `exporterset_ready_replicas{${set}} 4`,
-      `exporterset_available_replicas{${set}} 2`,
-      `exporterset_leased_replicas{${set}} 2`,
-      `exporterset_starting_replicas{${set}} 1`,
-      `exporterset_standby_replicas{${set}} 0`,
-      `exporterset_pending_leases{${set}} 1`,
-      `exporterset_scale_actions_total{${set},direction="up",reason="warm-buffer"} 2`,
-      `exporterset_scale_actions_total{${set},direction="down",reason="surplus"} 1`,
-      `exporterset_instance_startup_seconds_bucket{le="45",${set}} 1`,
-      `exporterset_instance_startup_seconds_bucket{le="30",${set}} 0`,
-      `exporterset_instance_startup_seconds_sum{${set}} 42`,
-      `exporterset_lease_wait_seconds_count{${set}} 1`,
-      'exporterset_reconcile_duration_seconds_count{result="success"} 1',
-      'exporterset_reconcile_duration_seconds_count{result="error"} 1',
-      `exporterset_reconcile_errors_total{${set}} 1`,
-      'exporterset_workqueue_depth 3',
+      `jumpstarter_exporterset_replicas{${set}} 5`,
+      `jumpstarter_exporterset_ready_replicas{${set}} 4`,
+      `jumpstarter_exporterset_available_replicas{${set}} 2`,
+      `jumpstarter_exporterset_leased_replicas{${set}} 2`,
+      `jumpstarter_exporterset_starting_replicas{${set}} 1`,
+      `jumpstarter_exporterset_standby_replicas{${set}} 0`,
+      `jumpstarter_exporterset_pending_leases{${set}} 1`,
+      `jumpstarter_exporterset_scale_actions_total{${set},direction="up",reason="warm-buffer"} 2`,
+      `jumpstarter_exporterset_scale_actions_total{${set},direction="down",reason="surplus"} 1`,
+      `jumpstarter_exporterset_instance_startup_seconds_bucket{le="45",${set}} 1`,
+      `jumpstarter_exporterset_instance_startup_seconds_bucket{le="30",${set}} 0`,
+      `jumpstarter_exporterset_instance_startup_seconds_sum{${set}} 42`,
+      `jumpstarter_exporterset_lease_wait_seconds_count{${set}} 1`,
+      'jumpstarter_exporterset_reconcile_duration_seconds_count{result="success"} 1',
+      'jumpstarter_exporterset_reconcile_duration_seconds_count{result="error"} 1',
+      `jumpstarter_exporterset_reconcile_errors_total{${set}} 1`,
+      'jumpstarter_exporterset_workqueue_depth 3',
     ]) {
       expect(first.text.split('\n')).toContain(line);
     }
@@ -142,15 +142,34 @@ describe('metrics', () => {
     depth = 0;
     metrics.forgetSet(pool);
     const second = (await get(`${server!.url}/metrics`)).text;
-    expect(second).toContain('exporterset_workqueue_depth 0');
-    expect(second).not.toContain(`exporterset_replicas{${set}}`);
+    expect(second).toContain('jumpstarter_exporterset_workqueue_depth 0');
+    expect(second).not.toContain(`jumpstarter_exporterset_replicas{${set}}`);
   });
 
   it('keep registries apart, and can add the Node process metrics', async () => {
     const plain = new ControllerMetrics();
     const withProcess = new ControllerMetrics({ processMetrics: true });
     expect(await plain.render()).not.toContain('process_cpu_seconds_total');
-    expect(await withProcess.render()).toContain('process_cpu_seconds_total');
-    expect(await plain.render()).toContain('exporterset_workqueue_depth 0');
+    expect(await withProcess.render()).toContain('jumpstarter_exporterset_process_cpu_seconds_total');
+    expect(await plain.render()).toContain('jumpstarter_exporterset_workqueue_depth 0');
+  });
+
+  it('are all named jumpstarter_exporterset_* (JEP-0013), the process metrics too', async () => {
+    const metrics = new ControllerMetrics({ processMetrics: true });
+    metrics.setPool(pool, {
+      replicas: 1,
+      ready: 1,
+      available: 1,
+      leased: 0,
+      starting: 0,
+      standby: 0,
+      pendingLeases: 0,
+    });
+    const names = (await metrics.render())
+      .split('\n')
+      .filter((line) => line.startsWith('# TYPE '))
+      .map((line) => line.split(' ')[2]);
+    expect(names.length).toBeGreaterThan(20);
+    expect(names.filter((name) => !name.startsWith('jumpstarter_exporterset_'))).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ describe('ceiling', () => {
     expect(namesOf(result, 'CreateExporter')).toEqual(['pool-3']);
   });
 
-  it('reports ScalingLimited when the buffer and demand need more than maxReplicas', () => {
+  it('reports Scaling=False/MaxReplicasReached when the buffer and demand need more than maxReplicas', () => {
     const result = plan(
       snapshot({
         set: makeSet({ maxReplicas: 2, minAvailableReplicas: 2 }),
@@ -26,9 +26,30 @@ describe('ceiling', () => {
       }),
     );
     expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(conditionOf(result, ConditionTypes.Scaling)).toMatchObject({
+      status: 'False',
+      reason: ConditionReasons.MaxReplicasReached,
+      message: 'the floor, the warm buffer and pending leases need 3 instances but maxReplicas is 2',
+    });
+    // Upstream's rule counts no pending lease: the warm buffer (2 available) is met.
+    expect(conditionOf(result, ConditionTypes.ScalingLimited)).toMatchObject({
+      status: 'False',
+      reason: ConditionReasons.WithinLimits,
+    });
+  });
+
+  it('reports ScalingLimited=True/AtMaxReplicas when the warm buffer is short at maxReplicas', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ maxReplicas: 2, minAvailableReplicas: 2 }),
+        instances: [instance(0, 'available'), instance(1, 'available')],
+        leases: [lease('a', { exporter: 'pool-0' })],
+      }),
+    );
     expect(conditionOf(result, ConditionTypes.ScalingLimited)).toMatchObject({
       status: 'True',
-      reason: ConditionReasons.MaxReplicasReached,
+      reason: ConditionReasons.AtMaxReplicas,
+      message: 'Cannot scale beyond 2 replicas; 1 available, need 2',
     });
   });
 
@@ -66,7 +87,7 @@ describe('burst', () => {
   it('creates at most maxBurst instances in one pass', () => {
     const result = plan(snapshot({ set: makeSet({ minReplicas: 100 }) }));
     expect(ofType(result, 'CreateExporter')).toHaveLength(50);
-    expect(conditionOf(result, ConditionTypes.Progressing)?.message).toContain(
+    expect(conditionOf(result, ConditionTypes.Scaling)?.message).toContain(
       '50 more instances wanted, held back by maxReplicas, the burst limit',
     );
   });

@@ -19,7 +19,10 @@ describe('a lowered ceiling', () => {
     );
     expect(result.actions.filter((a) => a.type !== 'AddFinalizer')).toEqual([]);
     expect(result.status).toMatchObject({ scaleDownWindowStart: at(0), scaleDownTarget: 2 });
-    expect(result.status?.conditions?.find((c) => c.type === 'ScalingLimited')?.status).toBe('True');
+    expect(result.status?.conditions?.find((c) => c.type === 'Scaling')).toMatchObject({
+      status: 'False',
+      reason: 'ScaleDownPending',
+    });
   });
 
   it('removes them once the window lasted the cooldown, keeping the leased one', () => {

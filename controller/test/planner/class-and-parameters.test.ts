@@ -12,9 +12,14 @@ describe('class and parameters', () => {
     expect(conditionOf(result, ConditionTypes.Available)).toMatchObject({
       status: 'False',
       reason: ConditionReasons.VirtualTargetClassNotFound,
-      message: expect.stringContaining('VirtualTargetClass "qemu-rpi4" was not found in namespace "lab"'),
+      message: 'VirtualTargetClass "qemu-rpi4" not found',
     });
-    expect(conditionOf(result, ConditionTypes.ParametersValid)?.status).toBe('Unknown');
+    expect(conditionOf(result, ConditionTypes.ParametersValid)).toMatchObject({
+      status: 'Unknown',
+      message: expect.stringContaining(
+        'VirtualTargetClass "qemu-rpi4" was not found in namespace "lab"; create it there or fix virtualTargetClassName',
+      ),
+    });
     expect(result.events).toContainEqual(
       expect.objectContaining({ type: 'Warning', reason: ConditionReasons.VirtualTargetClassNotFound }),
     );
@@ -23,7 +28,8 @@ describe('class and parameters', () => {
   it('recovers once the class exists', () => {
     const missing = plan(snapshot({ cls: null, set: makeSet({ minAvailableReplicas: 1 }) }));
     const found = plan(snapshot({ set: makeSet({ minAvailableReplicas: 1 }, { status: missing.status }) }));
-    expect(conditionOf(found, ConditionTypes.Available)?.reason).toBe('BelowMinimumAvailable');
+    expect(conditionOf(found, ConditionTypes.Available)?.reason).toBe('NoReplicasRequired');
+    expect(conditionOf(found, ConditionTypes.WarmBufferAvailable)?.reason).toBe('BelowMinimumAvailable');
     expect(ofType(found, 'CreateExporter')).toHaveLength(1);
   });
 
@@ -67,8 +73,8 @@ describe('class and parameters', () => {
     const set = makeSet({ minReplicas: 2, selector: { matchLabels: { board: 'imx8' } } });
     const result = plan(snapshot({ set }));
     expect(ofType(result, 'CreateExporter')).toEqual([]);
-    expect(conditionOf(result, ConditionTypes.Degraded)).toMatchObject({
-      status: 'True',
+    expect(conditionOf(result, ConditionTypes.SpecValid)).toMatchObject({
+      status: 'False',
       reason: 'SelectorDoesNotMatchTemplate',
       message: expect.stringContaining('selector must match the template labels'),
     });

@@ -1,6 +1,6 @@
 /**
  * An instance whose credential never comes (a Secret `<exporter>-exporter` someone else wrote without
- * a `token`): no Pod is rendered, `Degraded` names the Secret once the wait outlasts the grace, and at
+ * a `token`): no Pod is rendered, `InstancesHealthy` names the Secret once the wait outlasts the grace, and at
  * the startup timeout (from the Exporter's creation) the instance is failed and replaced — also with
  * InPlaceReuse, whose in-place replacement is a new Pod for the same Exporter and would never start.
  */
@@ -28,7 +28,7 @@ describe('an instance waiting for its credential', () => {
   it('renders no Pod without the token and stays quiet during the grace', () => {
     const result = run(-10_000);
     expect(namesOf(result, 'RenderInstance')).toEqual([]);
-    expect(conditionOf(result, 'Degraded')?.status).toBe('False');
+    expect(conditionOf(result, 'InstancesHealthy')?.status).toBe('True');
     // Woken when the grace ends (30 s after the creation), not polled.
     expect(result.requeueAfterMs).toBe(20_000);
 
@@ -41,13 +41,13 @@ describe('an instance waiting for its credential', () => {
     expect(namesOf(withToken, 'RenderInstance')).toEqual(['pool-0']);
   });
 
-  it('names the Secret on Degraded once the wait outlasts the grace', () => {
+  it('names the Secret on InstancesHealthy once the wait outlasts the grace', () => {
     const result = run(-40_000);
-    expect(conditionOf(result, 'Degraded')).toMatchObject({
-      status: 'True',
+    expect(conditionOf(result, 'InstancesHealthy')).toMatchObject({
+      status: 'False',
       reason: 'CredentialNotIssued',
     });
-    expect(conditionOf(result, 'Degraded')?.message).toContain(
+    expect(conditionOf(result, 'InstancesHealthy')?.message).toContain(
       'pool-0 waits for its credential Secret lab/pool-0-exporter (key token)',
     );
     expect(namesOf(result, 'DeleteExporter')).toEqual([]);

@@ -29,7 +29,7 @@ describe('deletion', () => {
     expect(namesOf(result, 'DisableExporter')).toEqual(['pool-1']);
     expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-2', 'pool-3']);
     expect(ofType(result, 'RemoveFinalizer')).toEqual([]);
-    expect(conditionOf(result, ConditionTypes.Progressing)).toMatchObject({
+    expect(conditionOf(result, ConditionTypes.Scaling)).toMatchObject({
       status: 'True',
       reason: 'Draining',
     });

@@ -29,19 +29,44 @@ describe('events', () => {
   });
 
   it('report a condition change as a Warning when it turns unhealthy and Normal when it recovers', () => {
-    expect(conditionEvents([cond('Degraded', 'False')], [cond('Degraded', 'True', 'X')])).toEqual([
-      { type: 'Warning', reason: 'X', message: 'Degraded is True: m' },
-    ]);
-    expect(conditionEvents([cond('Degraded', 'True')], [cond('Degraded', 'False', 'Y')])).toEqual([
-      { type: 'Normal', reason: 'Y', message: 'Degraded is False: m' },
-    ]);
+    expect(
+      conditionEvents([cond('InstancesHealthy', 'True')], [cond('InstancesHealthy', 'False', 'X')]),
+    ).toEqual([{ type: 'Warning', reason: 'X', message: 'InstancesHealthy is False: m' }]);
+    expect(
+      conditionEvents([cond('InstancesHealthy', 'False')], [cond('InstancesHealthy', 'True', 'Y')]),
+    ).toEqual([{ type: 'Normal', reason: 'Y', message: 'InstancesHealthy is True: m' }]);
+    expect(conditionEvents([cond('SpecValid', 'True')], [cond('SpecValid', 'False', 'InvalidSpec')])).toEqual(
+      [{ type: 'Warning', reason: 'InvalidSpec', message: 'SpecValid is False: m' }],
+    );
+    expect(
+      conditionEvents([cond('ScalingLimited', 'False')], [cond('ScalingLimited', 'True', 'AtMaxReplicas')]),
+    ).toEqual([{ type: 'Warning', reason: 'AtMaxReplicas', message: 'ScalingLimited is True: m' }]);
   });
 
-  it('stay quiet for unchanged conditions, healthy new ones, Progressing and buffer dips', () => {
-    expect(conditionEvents([cond('Degraded', 'True')], [cond('Degraded', 'True', 'Z')])).toEqual([]);
-    expect(conditionEvents(undefined, [cond('Degraded', 'False'), cond('Progressing', 'True')])).toEqual([]);
+  it("stay quiet for unchanged conditions, healthy new ones, and what changes in a pool's normal life", () => {
     expect(
-      conditionEvents([cond('Available', 'True')], [cond('Available', 'False', 'BelowMinimumAvailable')]),
+      conditionEvents([cond('InstancesHealthy', 'False')], [cond('InstancesHealthy', 'False', 'Z')]),
+    ).toEqual([]);
+    expect(conditionEvents(undefined, [cond('InstancesHealthy', 'True'), cond('SpecValid', 'True')])).toEqual(
+      [],
+    );
+    // Upstream's Progressing and Degraded follow every boot; Scaling every scale action.
+    expect(
+      conditionEvents([cond('Degraded', 'False')], [cond('Degraded', 'True', 'ExportersOffline')]),
+    ).toEqual([]);
+    expect(conditionEvents(undefined, [cond('Progressing', 'True'), cond('Scaling', 'True')])).toEqual([]);
+    // Buffer and floor dips as leases take instances.
+    expect(
+      conditionEvents(
+        [cond('WarmBufferAvailable', 'True')],
+        [cond('WarmBufferAvailable', 'False', 'BelowMinimumAvailable')],
+      ),
+    ).toEqual([]);
+    expect(
+      conditionEvents(
+        [cond('Available', 'True')],
+        [cond('Available', 'False', 'MinimumReplicasUnavailable')],
+      ),
     ).toEqual([]);
     expect(
       conditionEvents(

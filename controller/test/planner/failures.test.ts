@@ -25,8 +25,8 @@ describe('failures › startup backoff', () => {
     // No replacement yet; only a standby, so leases keep waiting instead of ending.
     expect(ofType(result, 'CreateExporter').map((c) => c.standby)).toEqual([true]);
     expect(result.requeueAfterMs).toBe(9 * SECOND);
-    expect(conditionOf(result, ConditionTypes.Degraded)).toMatchObject({
-      status: 'True',
+    expect(conditionOf(result, ConditionTypes.InstancesHealthy)).toMatchObject({
+      status: 'False',
       reason: ConditionReasons.StartupFailureBackoff,
     });
     expect(result.events).toContainEqual(
@@ -97,7 +97,7 @@ describe('failures › startup backoff', () => {
       snapshot({ set, instances: [instance(0, 'available', { createdAt: -30 * SECOND })] }),
     );
     expect(result.status?.startupFailures).toBe(0);
-    expect(conditionOf(result, ConditionTypes.Degraded)?.status).toBe('False');
+    expect(conditionOf(result, ConditionTypes.InstancesHealthy)?.status).toBe('True');
   });
 
   it('keeps a crash loop bounded: few Pods in 5 minutes', () => {

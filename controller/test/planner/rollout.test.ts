@@ -15,7 +15,7 @@ describe('rollout', () => {
       ['rollout', revisionOf()],
     ]);
     expect(ofType(result, 'DisableExporter')).toEqual([]);
-    expect(conditionOf(result, ConditionTypes.Progressing)).toMatchObject({
+    expect(conditionOf(result, ConditionTypes.Scaling)).toMatchObject({
       status: 'True',
       reason: 'RollingOut',
     });

@@ -13,7 +13,7 @@ describe('scale-down', () => {
     expect(ofType(result, 'DisableExporter')).toEqual([]);
     expect(result.status).toMatchObject({ scaleDownWindowStart: at(0), scaleDownTarget: 1 });
     expect(result.requeueAfterMs).toBe(5 * MINUTE);
-    expect(conditionOf(result, ConditionTypes.Progressing)).toMatchObject({
+    expect(conditionOf(result, ConditionTypes.Scaling)).toMatchObject({
       status: 'False',
       reason: 'ScaleDownPending',
     });

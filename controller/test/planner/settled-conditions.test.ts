@@ -1,7 +1,8 @@
 /**
  * Conditions of pools that are as settled as their rules allow: a WaitForFirstConsumer pool whose
- * warm buffer is all standbys is Available; a pool held at its ceiling is ScalingLimited but not
- * Progressing, since nothing will change until the ceiling or the demand does.
+ * warm buffer is all standbys has its warm buffer (WarmBufferAvailable), though upstream's Available
+ * (minReplicas ready) is not touched by standbys; a pool held at its ceiling is ScalingLimited and not
+ * Scaling, since nothing will change until the ceiling or the demand does.
  */
 import { describe, expect, it } from '@jest/globals';
 import { plan } from '../../src/planner';
@@ -16,20 +17,25 @@ describe('settled conditions', () => {
         instances: [instance(0, 'standby'), instance(1, 'standby')],
       }),
     );
-    expect(conditionOf(result, 'Available')).toMatchObject({
+    expect(conditionOf(result, 'WarmBufferAvailable')).toMatchObject({
       status: 'True',
+      reason: 'MinimumAvailable',
       message: '2 instances available (2 on standby until a lease waits); the warm buffer asks for 2',
     });
+    expect(result.status).toMatchObject({ availableReplicas: 0, unavailableReplicas: 0 });
   });
 
   it('does not count standbys as available in an Immediate pool', () => {
     const result = plan(
       snapshot({ set: makeSet({ minAvailableReplicas: 1 }), instances: [instance(0, 'standby')] }),
     );
-    expect(conditionOf(result, 'Available')?.status).toBe('False');
+    expect(conditionOf(result, 'WarmBufferAvailable')).toMatchObject({
+      status: 'False',
+      reason: 'BelowMinimumAvailable',
+    });
   });
 
-  it('is not Progressing while only the ceiling holds it back', () => {
+  it('is not Scaling while only the ceiling holds it back', () => {
     const result = plan(
       snapshot({
         set: makeSet({ minAvailableReplicas: 2, maxReplicas: 1 }),
@@ -38,6 +44,7 @@ describe('settled conditions', () => {
       }),
     );
     expect(conditionOf(result, 'ScalingLimited')?.status).toBe('True');
-    expect(conditionOf(result, 'Progressing')).toMatchObject({ status: 'False', reason: 'Stable' });
+    expect(conditionOf(result, 'Scaling')).toMatchObject({ status: 'False', reason: 'MaxReplicasReached' });
+    expect(conditionOf(result, 'Progressing')).toMatchObject({ status: 'False', reason: 'AllReplicasReady' });
   });
 });

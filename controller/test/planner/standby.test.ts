@@ -49,7 +49,15 @@ describe('standby (scale from zero)', () => {
   it('reports standbys and does not count them as degraded or unavailable', () => {
     const result = plan(snapshot({ instances: [instance(0, 'standby')] }));
     expect(result.status).toMatchObject({ standbyReplicas: 1, unavailableReplicas: 0, replicas: 1 });
-    expect(conditionOf(result, ConditionTypes.Degraded)?.status).toBe('False');
+    expect(result.status).toMatchObject({ exportersOffline: 1, readyReplicas: 0 });
+    expect(conditionOf(result, ConditionTypes.Degraded)).toMatchObject({
+      status: 'False',
+      reason: 'AllReplicasHealthy',
+    });
+    expect(conditionOf(result, ConditionTypes.Progressing)).toMatchObject({
+      status: 'False',
+      reason: 'AllReplicasReady',
+    });
   });
 
   it('finishes a promotion whose label patch did not land', () => {

@@ -1,6 +1,7 @@
 /**
  * Startup failures are forgotten once they no longer matter (found by the randomized simulation:
- * `Degraded` stayed True for good after a failed instance whose place was not taken by a new Pod).
+ * the startup-failure report — then on `Degraded`, now `InstancesHealthy=False` — stayed for good after
+ * a failed instance whose place was not taken by a new Pod).
  * They are kept while the pool still wants Pods, so a crash loop keeps backing off exponentially.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -15,7 +16,7 @@ describe('startup failures settle', () => {
     const set = makeSet({ minAvailableReplicas: 1 }, { status: failedBefore(60_000) });
     const result = plan(snapshot({ set, instances: [instance(0, 'available')] }));
     expect(result.status?.startupFailures).toBe(0);
-    expect(conditionOf(result, 'Degraded')?.status).toBe('False');
+    expect(conditionOf(result, 'InstancesHealthy')?.status).toBe('True');
     // The watermark stays: a Pod that ended before it is never counted again.
     expect(result.status?.lastStartupFailureTime).toBe(at(-60_000));
   });
@@ -24,7 +25,7 @@ describe('startup failures settle', () => {
     const set = makeSet({ minAvailableReplicas: 1 }, { status: failedBefore(5_000) });
     const result = plan(snapshot({ set, instances: [instance(0, 'available')] }));
     expect(result.status?.startupFailures).toBe(1);
-    expect(conditionOf(result, 'Degraded')?.status).toBe('True');
+    expect(conditionOf(result, 'InstancesHealthy')?.status).toBe('False');
   });
 
   it('keeps them while the pool wants a Pod, so a crash loop backs off further', () => {

@@ -1,7 +1,7 @@
 /**
  * Scenario 8, a crash loop (SPEC §3.9): with a runtime image that always fails before its exporter
  * is ready, each failure counts as a startup failure of the set, replacements back off exponentially
- * (10 s doubling to 5 min), `Degraded` says why, and the Pods created over 5 simulated minutes stay
+ * (10 s doubling to 5 min), `InstancesHealthy` says why, and the Pods created over 5 simulated minutes stay
  * few. Once the image is fixed, the pool recovers.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -23,7 +23,7 @@ const startScenario = scenarioPerTest();
 const BROKEN = 'registry.invalid/qemu-runtime:broken';
 
 describe('scenario 8: crash loop', () => {
-  it('backs off exponentially, explains it in Degraded and bounds the Pods created', async () => {
+  it('backs off exponentially, explains it in InstancesHealthy and bounds the Pods created', async () => {
     const { cluster } = await startScenario({ speedUp: 100 });
     cluster.kubelet!.injectFault(
       { namespace: NS, image: BROKEN },
@@ -36,12 +36,12 @@ describe('scenario 8: crash loop', () => {
       images: { runtime: { image: BROKEN } },
     });
     const set = () => getSet(cluster, 'crashy');
-    const degraded = await until('Degraded=True', () => {
-      const c = condition(set(), 'Degraded');
-      return c?.status === 'True' ? c : undefined;
+    const unhealthy = await until('InstancesHealthy=False', () => {
+      const c = condition(set(), 'InstancesHealthy');
+      return c?.status === 'False' ? c : undefined;
     });
-    expect(degraded.reason).toBe(ConditionReasons.StartupFailureBackoff);
-    expect(degraded.message).toMatch(/fail/i);
+    expect(unhealthy.reason).toBe(ConditionReasons.StartupFailureBackoff);
+    expect(unhealthy.message).toMatch(/fail/i);
 
     const podsCreated = () =>
       cluster.counters.totalWithCode(201, { identity: CONTROLLER, verb: 'create', resource: 'pods' });
@@ -52,14 +52,15 @@ describe('scenario 8: crash loop', () => {
     expect(created).toBeGreaterThanOrEqual(4);
     expect(created).toBeLessThanOrEqual(8);
     expect(set()?.status?.startupFailures).toBeGreaterThanOrEqual(4);
-    expect(condition(set(), 'Degraded')?.status).toBe('True');
-    expect(condition(set(), 'Available')?.status).toBe('False');
+    expect(condition(set(), 'InstancesHealthy')?.status).toBe('False');
+    expect(condition(set(), 'WarmBufferAvailable')?.status).toBe('False');
 
     // A fixed image: the next start after the backoff works, and the pool recovers.
     patchSetSpec(cluster, 'crashy', {
       images: { runtime: { image: 'quay.io/jumpstarter-dev/virtual/qemu-runtime:latest' } },
     });
     await until('the pool', () => set()?.status?.availableReplicas === 2, 30_000);
+    await until('InstancesHealthy=True', () => condition(set(), 'InstancesHealthy')?.status === 'True');
     await until('Degraded=False', () => condition(set(), 'Degraded')?.status === 'False');
   });
 });

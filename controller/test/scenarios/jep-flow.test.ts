@@ -39,7 +39,12 @@ describe('scenario 1: the JEP end-to-end flow', () => {
       recycleStrategy: 'ExitAndReplace',
     });
     await until('a warm pool of 2', () => pool()?.availableReplicas === 2 && pool()?.replicas === 2);
-    expect(condition(getSet(cluster, 'pool'), 'Available')?.status).toBe('True');
+    expect(condition(getSet(cluster, 'pool'), 'WarmBufferAvailable')?.status).toBe('True');
+    expect(condition(getSet(cluster, 'pool'), 'Available')).toMatchObject({
+      status: 'True',
+      reason: 'MinimumReplicasAvailable',
+      message: '2/0 replicas ready',
+    });
 
     // Phase 2: a lease is served at once, the pool refills.
     const first = leases.create({

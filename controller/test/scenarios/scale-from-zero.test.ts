@@ -62,11 +62,15 @@ describe('scenario 2: scale from zero with the standby', () => {
         .find((l) => l.startsWith(`${name}{namespace="${NS}",exporterset="zero"}`));
       return line === undefined ? 0 : Number(line.split(' ').pop());
     };
-    for (let i = 0; i < 200 && (await metric('exporterset_lease_wait_seconds_count')) === 0; i++) {
+    for (
+      let i = 0;
+      i < 200 && (await metric('jumpstarter_exporterset_lease_wait_seconds_count')) === 0;
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 10));
     }
-    expect(await metric('exporterset_lease_wait_seconds_count')).toBe(1);
-    expect(await metric('exporterset_instance_startup_seconds_count')).toBeGreaterThanOrEqual(1);
+    expect(await metric('jumpstarter_exporterset_lease_wait_seconds_count')).toBe(1);
+    expect(await metric('jumpstarter_exporterset_instance_startup_seconds_count')).toBeGreaterThanOrEqual(1);
 
     leases.release(NS, 'from-zero');
     // InPlaceReuse: the instance is available again, then surplus; after the cooldown only a standby is left.

@@ -1,7 +1,7 @@
 /**
  * Scenario 10, a selector that does not select the template labels: our CRD rejects it at
  * admission; on a cluster whose CRDs lack that rule (an older or hand-edited CRD), the controller
- * reports it in `Degraded` and creates nothing, and fixing the selector recovers.
+ * reports it in `SpecValid` and creates nothing, and fixing the selector recovers.
  */
 import { describe, expect, it } from '@jest/globals';
 import {
@@ -52,18 +52,18 @@ describe('scenario 10: a selector that does not select the template labels', () 
     expect(() => createSet(cluster, 'mismatch', mismatched)).toThrow(RuleMessages.selectorMatchesTemplate);
   });
 
-  it('when it slips through, is reported in Degraded and nothing is created', async () => {
+  it('when it slips through, is reported in SpecValid and nothing is created', async () => {
     const crds = crdsWithoutSelectorRule();
     expect(JSON.stringify(crds)).not.toContain(RuleMessages.selectorMatchesTemplate);
     const { cluster } = await startScenario({ speedUp: 20, crds });
     createClass(cluster);
     createSet(cluster, 'mismatch', { ...mismatched, minAvailableReplicas: 2 });
-    const degraded = await until('Degraded=True', () => {
-      const c = condition(getSet(cluster, 'mismatch'), 'Degraded');
-      return c?.status === 'True' ? c : undefined;
+    const invalid = await until('SpecValid=False', () => {
+      const c = condition(getSet(cluster, 'mismatch'), 'SpecValid');
+      return c?.status === 'False' ? c : undefined;
     });
-    expect(degraded.reason).toBe('SelectorDoesNotMatchTemplate');
-    expect(degraded.message).toContain('spec.selector');
+    expect(invalid.reason).toBe('SelectorDoesNotMatchTemplate');
+    expect(invalid.message).toContain('spec.selector');
     await cluster.settle();
     const settledAt = cluster.clock.now();
     await until('5 s of cluster time', () => cluster.clock.now() - settledAt >= 5_000);
@@ -75,8 +75,9 @@ describe('scenario 10: a selector that does not select the template labels', () 
     patchSetSpec(cluster, 'mismatch', { selector: { matchLabels: { board: 'qemu-x86' } } });
     await until('the pool', () => getSet(cluster, 'mismatch')?.status?.availableReplicas === 2);
     await until(
-      'Degraded=False',
-      () => condition(getSet(cluster, 'mismatch'), 'Degraded')?.status === 'False',
+      'SpecValid=True',
+      () => condition(getSet(cluster, 'mismatch'), 'SpecValid')?.status === 'True',
     );
+    expect(condition(getSet(cluster, 'mismatch'), 'Degraded')?.status).toBe('False');
   });
 });
