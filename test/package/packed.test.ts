@@ -152,10 +152,11 @@ beforeAll(async () => {
   writeJson(path.join(esm, 'package.json'), { name: 'esm', private: true, type: 'module' });
   fs.writeFileSync(path.join(esm, 'check.js'), ESM_CHECK);
 
-  // The three compiles are independent; each test awaits the one it needs.
+  // Started here and awaited by the tests that need them; one at a time, because jest already runs
+  // a test file per core and timing-sensitive controller tests share the machine.
   cdk8sCompile = run(TSC[0], [TSC[1], '-p', '.'], cdk8sApp);
-  pulumiCompile = run(TSC[0], [TSC[1], '-p', '.'], pulumiProgram);
-  negativeCompile = run(TSC[0], [TSC[1], '-p', '.', '--pretty', 'false'], negative);
+  negativeCompile = cdk8sCompile.then(() => run(TSC[0], [TSC[1], '-p', '.', '--pretty', 'false'], negative));
+  pulumiCompile = negativeCompile.then(() => run(TSC[0], [TSC[1], '-p', '.'], pulumiProgram));
 }, 240_000);
 
 afterAll(async () => {
