@@ -2,7 +2,7 @@
  * Every group, kind, label, annotation, finalizer and condition name used on the wire, in one place.
  */
 
-/** Group of our two kinds (the approved JEP and upstream use this group, SPEC §1). */
+/** Group of our two kinds: the group JEP-0014 and upstream Jumpstarter use. */
 export const GROUP = 'virtualtarget.jumpstarter.dev';
 export const VERSION = 'v1alpha1';
 export const API_VERSION = `${GROUP}/${VERSION}`;
@@ -37,11 +37,11 @@ export const CATEGORY = 'jumpstarter';
 export const Labels = {
   /** On every Exporter, Pod and config Secret an ExporterSet creates: the set's name. */
   exporterSetName: 'exporterset.jumpstarter.dev/name',
-  /** On every instance: the template revision it was created from (SPEC §3.14). */
+  /** On every instance: the template revision it was created from, so outdated ones can be replaced. */
   templateRevision: 'exporterset.jumpstarter.dev/template-revision',
-  /** On a standby Exporter (CR only, no Pod, SPEC §3.6). */
+  /** On a standby Exporter: the custom resource only, without a Pod, so leases can select it. */
   standby: 'exporterset.jumpstarter.dev/standby',
-  /** Set by Jumpstarter on ended Leases (INTEROP §2). */
+  /** Set by Jumpstarter's controller on Leases that have ended. */
   leaseEnded: 'jumpstarter.dev/lease-ended',
   /** Recommended Kubernetes labels on the installer's objects. */
   appName: 'app.kubernetes.io/name',
@@ -65,7 +65,7 @@ export const Annotations = {
   retained: 'exporterset.jumpstarter.dev/retained',
 } as const;
 
-/** Finalizer that drains a set before it goes (SPEC §3.12). */
+/** Finalizer that keeps a deleted set until the controller has drained its instances. */
 export const DRAIN_FINALIZER = 'exporterset.jumpstarter.dev/drain';
 
 /**
@@ -177,7 +177,7 @@ export const ConditionReasons = {
   ParametersValid: 'ParametersValid',
 } as const;
 
-/** Lease condition types set by Jumpstarter (INTEROP §2). */
+/** Lease condition types set by Jumpstarter's controller. */
 export const LeaseConditionTypes = {
   Pending: 'Pending',
   Ready: 'Ready',
@@ -185,13 +185,13 @@ export const LeaseConditionTypes = {
   Invalid: 'Invalid',
 } as const;
 
-/** Exporter condition types set by Jumpstarter (INTEROP §1). */
+/** Exporter condition types set by Jumpstarter (the exporter process and its controller). */
 export const ExporterConditionTypes = {
   Registered: 'Registered',
   Online: 'Online',
 } as const;
 
-/** Provisioner names from the JEP. */
+/** Provisioner names from JEP-0014. */
 export const ProvisionerNames = {
   qemu: 'qemu.jumpstarter.dev',
   qemuBaremetal: 'qemu-baremetal.jumpstarter.dev',
@@ -200,14 +200,14 @@ export const ProvisionerNames = {
   ec2: 'ec2.jumpstarter.dev',
 } as const;
 
-/** Container images used when neither the class nor the set names one (INTEROP §4). */
+/** Container images used when neither the class nor the set names one: Jumpstarter's published images. */
 export const DefaultImages = {
   exporter: 'quay.io/jumpstarter-dev/jumpstarter:latest',
   runtime: 'quay.io/jumpstarter-dev/virtual/qemu-runtime:latest',
   pullPolicy: 'IfNotPresent',
 } as const;
 
-/** CRD defaults (SPEC §1); the schemas in lib/crds and the builders both read these. */
+/** CRD defaults; the CRD schemas and the manifest builders both read these, so they cannot disagree. */
 export const Defaults = {
   minReplicas: 0,
   maxReplicas: 4,
@@ -219,7 +219,7 @@ export const Defaults = {
   caBundleKey: 'ca-bundle.crt',
 } as const;
 
-/** Where the exporter config's `tls.ca` comes from when the class names no CA bundle (INTEROP §3). */
+/** Where the exporter config's `tls.ca` comes from when the class names no CA bundle (Jumpstarter's default). */
 export const DefaultCaBundle = {
   configMapName: 'jumpstarter-service-ca-cert',
   key: 'ca.crt',

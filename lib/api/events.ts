@@ -1,5 +1,5 @@
 /**
- * The words of the controller's Kubernetes Events on ExporterSets (SPEC §3): their reasons, and why an
+ * The words of the controller's Kubernetes Events on ExporterSets: their reasons, and why an
  * instance was created, promoted, disabled, deleted or released (also a label of the scale metrics).
  */
 

@@ -3,7 +3,7 @@ import type { JsonObject } from './meta';
 /** One entry of the `export` map: a driver by class, or a reference to a nested child driver. */
 export type ExportEntry = { readonly type: string; readonly config?: JsonObject } | { readonly ref: string };
 
-/** What `jmp run --exporter-config` reads (INTEROP §3); stored as `config.yaml` in a Secret. */
+/** What `jmp run --exporter-config` reads; stored as `config.yaml` in a Secret per instance. */
 export interface ExporterConfig {
   readonly apiVersion: string;
   readonly kind: 'ExporterConfig';

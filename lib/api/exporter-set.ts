@@ -58,7 +58,7 @@ export interface ExporterSetStatus {
   readonly podsUnknown: number;
   readonly selector?: string;
   readonly conditions?: readonly Condition[];
-  // Our additions (SPEC §1): what the controller needs to survive a restart and to report.
+  // Our additions to upstream's status: what the controller needs to survive a restart and to report.
   readonly observedGeneration?: number;
   readonly startingReplicas?: number;
   readonly standbyReplicas?: number;

@@ -1,6 +1,6 @@
 import type { Condition, LocalObjectReference, ObjectMeta } from './meta';
 
-/** Reported by the exporter process (INTEROP §1). */
+/** Reported by the exporter process. */
 export type ExporterStatusValue =
   | 'Unspecified'
   | 'Offline'

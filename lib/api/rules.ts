@@ -1,7 +1,7 @@
 /**
  * Admission rule messages. The CRDs' CEL rules (lib/crds), the synth-time validation (lib/core) and
  * the controller all use these exact texts, so a user sees the same sentence wherever a rule fires.
- * The first six are upstream's; the rest are our additions (SPEC §1).
+ * The first six are upstream's; the rest are our additions.
  */
 export const RuleMessages = {
   minReplicasLeMax: 'minReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',

@@ -15,7 +15,7 @@ export type ExporterSetControllerProps = ExporterSetControllerInput;
 const CLUSTER_SCOPED = new Set(['CustomResourceDefinition', 'ClusterRole', 'ClusterRoleBinding']);
 
 /**
- * The installer (SPEC §4): CRDs, ServiceAccount, least-privilege RBAC, leader-election Role, one
+ * The installer: CRDs, ServiceAccount, least-privilege RBAC, leader-election Role, one
  * Deployment per provisioner and a metrics Service. Each object is an `ApiObject` child whose id is
  * `<Kind>-<name>[-<namespace>]`.
  */

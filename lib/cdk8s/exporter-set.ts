@@ -53,11 +53,8 @@ export interface ExporterSetProps {
   readonly template: ExporterTemplateProps;
 }
 
-// Shared with the Pulumi front end; re-exported here, where cdk8s users found them first.
-export { derivedSelectorIssues, exporterSetProp };
-
 /**
- * A warm pool of virtual exporters (SPEC §1): scaling bounds, the class it uses, and the template
+ * A warm pool of virtual exporters (JEP-0014): scaling bounds, the class it uses, and the template
  * of its instances. The set's own rules are checked at construction; the rules that involve its
  * class (same namespace, known provisioner, valid merged parameters) when the app is synthesized.
  */

@@ -1,5 +1,10 @@
-export * from './virtual-target-class';
-export * from './exporter-set';
-export * from './qemu-pool';
-export * from './exporter-set-controller';
-export { toGoDuration, toQuantity } from './units';
+// The cdk8s front end (`virtual-exporters/cdk8s`): the constructs and their props. Loads cdk8s and
+// constructs, never Pulumi.
+export {
+  VirtualTargetClass,
+  type IVirtualTargetClass,
+  type VirtualTargetClassProps,
+} from './virtual-target-class';
+export { ExporterSet, type ExporterSetProps, type ExporterTemplateProps } from './exporter-set';
+export { QemuPool, type QemuArch, type QemuPoolProps } from './qemu-pool';
+export { ExporterSetController, type ExporterSetControllerProps } from './exporter-set-controller';

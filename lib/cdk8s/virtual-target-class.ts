@@ -78,7 +78,7 @@ function toL1Spec(spec: VirtualTargetClassObject['spec']): l1.VirtualTargetClass
 }
 
 /**
- * An admin-owned backend profile (SPEC §1): provisioner, parameters, credentials, scheduling,
+ * An admin-owned backend profile (JEP-0014): provisioner, parameters, credentials, scheduling,
  * binding mode. Owns one generated L1 child, `Resource`, built lazily so `add*` calls after
  * construction are included.
  */

@@ -4,7 +4,7 @@ import type { DriverConfig } from '../api';
 export const DRIVER_PACKAGE_PREFIX = 'jumpstarter_driver_';
 
 /**
- * The name a driver gets in the exporter config's `export` map (SPEC §1): its own `name` when given;
+ * The name a driver gets in the exporter config's `export` map: its own `name` when given;
  * otherwise, for `type: jumpstarter_driver_<x>.…`, `<x>` (any other package: the package itself);
  * for `ref: a.b.c`, the last segment `c`. Undefined when nothing can be derived.
  * The CRD's uniqueness rule (lib/crds) derives names the same way, in CEL.

@@ -1,5 +1,5 @@
 /**
- * The JEP's parameter deep-merge (SPEC §1): `merged = deepMerge(class.parameters, set.parameters)`.
+ * JEP-0014's parameter deep-merge: `merged = deepMerge(class.parameters, set.parameters)`.
  *
  * - plain objects merge recursively and the override wins at the same path;
  * - scalars, lists and `null` from the override replace the base value: lists are never concatenated

@@ -177,7 +177,7 @@ export function validateAnnotations(
 }
 
 /**
- * The name of instance `ordinal` of a set (SPEC §3.10): `<set>-<n>`. Ordinals only grow and are never
+ * The name of instance `ordinal` of a set: `<set>-<n>`. Ordinals only grow and are never
  * reused, so a retried create hits AlreadyExists instead of making a twin.
  */
 export function instanceName(setName: string, ordinal: number): string {

@@ -1,5 +1,5 @@
 /**
- * Template revisions (SPEC §3.14): each instance records the hash of what it was built from, so the
+ * Template revisions: each instance records the hash of what it was built from, so the
  * controller can tell outdated instances from current ones after any change, including a restart.
  */
 import { createHash } from 'node:crypto';

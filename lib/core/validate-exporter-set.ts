@@ -1,5 +1,5 @@
 /**
- * Every rule the ExporterSet CRD applies (SPEC §1): upstream's schema and CEL rules with their exact
+ * Every rule the ExporterSet CRD applies: upstream's schema and CEL rules with their exact
  * messages, plus ours (derived driver names unique, selector selects the template labels, cooldown
  * is a duration, parameters an object). Runs at synth time and in the controller; the class and the
  * provisioner are checked by validate-references.

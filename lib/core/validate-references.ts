@@ -1,5 +1,5 @@
 /**
- * Rules that need more than one object (SPEC §1, §3.13): the set's class exists in the set's
+ * Rules that need more than one object: the set's class exists in the set's
  * namespace, its provisioner is known, the merged parameters pass that provisioner's `validate`, and
  * the set does not choose the exporter image of a class with credentials.
  * Both objects are assumed to have passed their own validators.

@@ -1,5 +1,5 @@
 /**
- * Every rule the VirtualTargetClass CRD applies (SPEC §1), for synth time and for the controller.
+ * Every rule the VirtualTargetClass CRD applies, for synth time and for the controller.
  * Checks the schema only; whether the provisioner exists and accepts the parameters is
  * validate-references' job.
  */

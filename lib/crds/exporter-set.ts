@@ -1,8 +1,8 @@
 /**
- * The ExporterSet CRD: a pool of virtual exporter instances (SPEC §1). A superset of upstream's
+ * The ExporterSet CRD: a pool of virtual exporter instances (JEP-0014). A superset of upstream's
  * schema: every upstream field keeps its name, type, default and validation; the additions are
  * descriptions, short name and category, the Age column, restart-safe status fields and the
- * admission rules listed in SPEC §1. The one relaxation: a driver's `name` may be omitted. The one
+ * admission rules of RuleMessages. The one relaxation: a driver's `name` may be omitted. The one
  * tightening: size bounds on the fields our rules read (bounds.ts), without which a Kubernetes API
  * server refuses the CRD as too expensive to validate.
  */

@@ -1,5 +1,5 @@
 /**
- * Jumpstarter's Exporter CRD (`jumpstarter.dev/v1alpha1`, INTEROP §1), written from upstream's
+ * Jumpstarter's Exporter CRD (`jumpstarter.dev/v1alpha1`), written from upstream's
  * schema with our own descriptions and an Age column. Jumpstarter owns this kind: the installer
  * never applies it over Jumpstarter's own; it serves the test cluster and a standalone install.
  */

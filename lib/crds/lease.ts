@@ -1,5 +1,5 @@
 /**
- * Jumpstarter's Lease CRD (`jumpstarter.dev/v1alpha1`, INTEROP §2), written from upstream's schema
+ * Jumpstarter's Lease CRD (`jumpstarter.dev/v1alpha1`), written from upstream's schema
  * (with its CEL rules, including the `oldSelf` immutability rules) plus our descriptions and an Age
  * column. Like the Exporter CRD it is never installed over Jumpstarter's own.
  */

@@ -1,6 +1,6 @@
 /**
  * The VirtualTargetClass CRD: an admin-owned backend profile naming a provisioner and its settings
- * (SPEC §1). A superset of upstream's schema; the additions are descriptions, short name and
+ * (JEP-0014). A superset of upstream's schema; the additions are descriptions, short name and
  * category, the Age column, an object type on `parameters`, and `affinity`, `priorityClassName` and
  * `runtimeClassName` under `scheduling`.
  */

@@ -37,7 +37,7 @@ export interface ExporterSetInput {
 
 /**
  * The selector a set uses when none is given: exactly its template labels, so the set selects what
- * it creates (SPEC §1) and nothing else. Empty labels give an empty selector, which validation rejects
+ * it creates and nothing else. Empty labels give an empty selector, which validation rejects
  * at synth time because it would select every Exporter in the namespace.
  */
 export function selectorFromTemplateLabels(

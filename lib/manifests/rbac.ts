@@ -9,9 +9,9 @@ export interface ControllerRule {
 }
 
 /**
- * Everything the controller does in a watched namespace, and nothing more (SPEC §4: only the verbs
- * it uses). The controller's RBAC replay test (SPEC §3) checks this list against the requests it
- * really makes; when the two disagree, fix whichever side is wrong.
+ * Everything the controller does in a watched namespace, and nothing more: only the verbs it uses.
+ * A test of the controller checks this list against the requests it really makes; when the two
+ * disagree, fix whichever side is wrong.
  */
 export const CONTROLLER_RULES: readonly ControllerRule[] = [
   {

@@ -15,7 +15,7 @@ export interface InstanceInput {
   readonly parameters: JsonObject;
   /** The Exporter CR of this instance; its name names the Pod, its uid owns the rendered objects. */
   readonly exporter: Exporter;
-  /** The exporter's token from its credential Secret (INTEROP §1). */
+  /** The exporter's token from its credential Secret (`<exporter>-exporter`, key `token`). */
   readonly token: string;
   /** PEM CA bundle text for `tls.ca`, if one was found. */
   readonly caBundle?: string;
@@ -27,7 +27,7 @@ export interface RenderedInstance {
 }
 
 /**
- * A provisioner plug-in, named by `VirtualTargetClass.spec.provisioner` (SPEC §2). The same object
+ * A provisioner plug-in, named by `VirtualTargetClass.spec.provisioner`. The same object
  * runs at synth time (validate) and in the controller (validate, render, cleanup).
  */
 export interface Provisioner {

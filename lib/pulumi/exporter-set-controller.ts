@@ -51,7 +51,7 @@ export interface ExporterSetControllerArgs {
 const INSTALL_NAMESPACE = '\u0000install-namespace';
 
 /**
- * The installer (SPEC §4): CRDs, ServiceAccount, least-privilege RBAC, leader-election Role, one
+ * The installer: CRDs, ServiceAccount, least-privilege RBAC, leader-election Role, one
  * Deployment per provisioner and a metrics Service, each a typed `@pulumi/kubernetes` resource named
  * `<name>-<object name>` (`-<namespace>` added for RBAC in watched namespaces). Each Deployment waits
  * for the CRDs and RBAC; give pools `{ dependsOn: controller.crds }` so the CRDs exist before them.

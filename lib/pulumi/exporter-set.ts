@@ -69,7 +69,7 @@ export interface ExporterSetArgs {
 type SetArgs = pulumi.Unwrap<Omit<ExporterSetArgs, 'virtualTargetClass'>>;
 
 /**
- * A warm pool of virtual exporters (SPEC §1), as one `ExporterSet` custom resource. The checks are the
+ * A warm pool of virtual exporters (JEP-0014), as one `ExporterSet` custom resource. The checks are the
  * cdk8s construct's: the set's own rules and, for a class component, the rules between set and class
  * (same namespace, known provisioner, merged parameters the provisioner accepts). They run in the
  * constructor when every arg is a plain value, otherwise when the Outputs resolve, where an invalid

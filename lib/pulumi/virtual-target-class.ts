@@ -54,7 +54,7 @@ export function plainManifestOf(cls: VirtualTargetClass): VirtualTargetClassObje
 }
 
 /**
- * An admin-owned backend profile (SPEC §1), as one `VirtualTargetClass` custom resource. Args that
+ * An admin-owned backend profile (JEP-0014), as one `VirtualTargetClass` custom resource. Args that
  * are plain values are checked in the constructor; args holding Outputs are checked when they resolve,
  * and an invalid value then fails the deployment with the same message.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Duration, Size } from 'cdk8s';
-import { toGoDuration, toQuantity } from '../../lib/cdk8s';
+import { toGoDuration, toQuantity } from '../../lib/cdk8s/units';
 import { parseDuration } from '../../lib/core';
 
 describe('cdk8s units', () => {

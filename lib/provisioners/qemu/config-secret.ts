@@ -4,7 +4,7 @@ import { renderExporterConfigYaml } from './exporter-config';
 import type { RenderedSecret } from './kube';
 import { exporterOwnerReference } from './owner';
 
-/** INTEROP §3: one Secret per instance, named after its Exporter. */
+/** One config Secret per instance, named after its Exporter. */
 export function configSecretName(exporterName: string): string {
   return `exporter-config-${exporterName}`;
 }

@@ -1,9 +1,9 @@
 /**
- * Fixed names and paths of the QEMU instance layout (INTEROP §3–§4). The Pod, the exporter config and
+ * Fixed names and paths of the QEMU instance layout (config Secret and Pod). The Pod, the exporter config and
  * the runtime image must agree on every one of them, so they live in one place.
  */
 
-/** The Jumpstarter QEMU driver; its entries get the defaults of INTEROP §3. */
+/** The Jumpstarter QEMU driver; its entries get the provisioner's defaults (withQemuDefaults). */
 export const QEMU_DRIVER_TYPE = 'jumpstarter_driver_qemu.driver.Qemu';
 /** The TCP network driver; when the template has none, the provisioner adds one for SSH. */
 export const TCP_NETWORK_DRIVER_TYPE = 'jumpstarter_driver_network.driver.TcpNetwork';

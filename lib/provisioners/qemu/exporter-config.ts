@@ -68,7 +68,7 @@ export interface ExporterConfigInput {
 }
 
 /**
- * The ExporterConfig `jmp run` reads (INTEROP §3). Driver entries keep the template's order; a
+ * The ExporterConfig `jmp run` reads. Driver entries keep the template's order; a
  * missing name is derived from the driver package; `ref` entries become `{ref}`. QEMU drivers get the
  * provisioner defaults (see {@link withQemuDefaults}); without a TcpNetwork driver a `tcp` one is added
  * last. Problems (duplicate names, a user `tcp` in the way, malformed entries) are returned as issues
@@ -165,7 +165,7 @@ function exportEntry(driver: DriverConfig, parameters: unknown): ExportEntry {
 }
 
 /**
- * INTEROP §3 defaults for a `jumpstarter_driver_qemu.driver.Qemu` driver. `launcher_socket` is always
+ * The provisioner's defaults for a `jumpstarter_driver_qemu.driver.Qemu` driver. `launcher_socket` is always
  * set (the Pod serves it there and nowhere else). Every other key is only filled when the user's
  * config does not have it, so user values win: `arch` ← parameters.arch (only when that parameter is
  * given; the driver otherwise uses its own host's arch), `smp` ← resources.cpu (a number),

@@ -11,7 +11,7 @@ export interface ResolvedImages {
 }
 
 /**
- * The images of a Pod (INTEROP §4). Per entry (`exporter`, `runtime`), a set-level entry replaces the
+ * The images of a Pod. Per entry (`exporter`, `runtime`), a set-level entry replaces the
  * class-level one as a whole: image and pull policy travel together, because a pull policy is chosen
  * for a particular image (e.g. `Always` for a moving tag). Fields the winning entry leaves out (or
  * leaves empty) take the defaults, never the other level's values.

@@ -1,5 +1,5 @@
 /**
- * The `kvm` parameter (SPEC §2), rendered as the KVM device the runtime sidecar requests. QEMU runs
+ * The `kvm` parameter, rendered as the KVM device the runtime sidecar requests. QEMU runs
  * in the runtime container and opens `/dev/kvm` there; a device plugin (KubeVirt's, or any that
  * advertises the resource) adds the device to the container that requests it and the scheduler places
  * the Pod only on nodes that have one — no host path, no privileged container (docs/security.md).

@@ -3,7 +3,7 @@ import type { ValidationIssue } from '../../core/issue';
 
 /**
  * The controller reference every per-instance object carries: deleting the Exporter garbage-collects
- * its Pod and config Secret (SPEC §3.11). Undefined when the Exporter has no name or uid yet.
+ * its Pod and config Secret. Undefined when the Exporter has no name or uid yet.
  */
 export function exporterOwnerReference(exporter: Exporter): OwnerReference | undefined {
   const { name, uid } = exporter.metadata ?? {};

@@ -1,5 +1,5 @@
 /**
- * Typed parameters of `qemu.jumpstarter.dev` (SPEC §2): what a class and a set may put under
+ * Typed parameters of `qemu.jumpstarter.dev`: what a class and a set may put under
  * `spec.parameters`, after the deep merge.
  */
 

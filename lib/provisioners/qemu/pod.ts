@@ -60,7 +60,7 @@ const isConfinementAnnotation = (key: string) =>
 const sharedMount = (): RenderedVolumeMount => ({ name: SHARED_VOLUME_NAME, mountPath: SHARED_MOUNT_PATH });
 
 /**
- * The Pod of one QEMU instance (INTEROP §4):
+ * The Pod of one QEMU instance:
  * - init `copy-jumpstarter-exec` (exporter image) stages the launcher binary on the shared volume;
  * - init `target-runtime` is a native sidecar (`restartPolicy: Always`) running the QEMU runtime as
  *   root (for /dev/kvm), serving the launcher socket, with the class's `scheduling.resources` and the

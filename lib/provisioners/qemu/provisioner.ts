@@ -8,10 +8,10 @@ import { buildQemuPod } from './pod';
 import { validateQemuParameters } from './validate';
 
 /**
- * `qemu.jumpstarter.dev` (SPEC §2): each instance is a config Secret and a Pod in the cluster.
+ * `qemu.jumpstarter.dev`: each instance is a config Secret and a Pod in the cluster.
  * `render` refuses (ValidationError) what `jmp run` could not start with: invalid merged parameters
  * (paths under `parameters`), driver problems (paths under `spec.template.spec.drivers`), and an
- * Exporter without uid, endpoint or token (INTEROP §3: the Pod comes only after those exist).
+ * Exporter without uid, endpoint or token (`jmp run` needs all three, so the Pod comes only after them).
  */
 export const qemuProvisioner: Provisioner = {
   name: ProvisionerNames.qemu,

@@ -4,7 +4,7 @@ import { MIN_SIZE_BYTES } from './validate';
 
 /**
  * Guest disk budget when `resources.storage` is not given: enough to flash a typical test image
- * (upstream's fixed 100Mi cannot hold one, SPEC §2).
+ * (upstream's fixed 100Mi cannot hold one).
  */
 export const DEFAULT_STORAGE = '10Gi';
 

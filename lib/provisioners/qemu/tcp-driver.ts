@@ -47,7 +47,7 @@ export function tcpDriverCollisionMessage(driver: DriverConfig): string {
 }
 
 /**
- * INTEROP §3: without a TcpNetwork driver the provisioner adds one named `tcp`. A user driver that is
+ * Without a TcpNetwork driver the provisioner adds one named `tcp`. A user driver that is
  * already called `tcp` (given or derived) and is not a TcpNetwork would be silently shadowed, so it is
  * reported instead.
  */

@@ -42,7 +42,7 @@ export const QemuRuleMessages = {
 } as const;
 
 /**
- * Validates merged `qemu.jumpstarter.dev` parameters (SPEC §2). Never throws, whatever the input.
+ * Validates merged `qemu.jumpstarter.dev` parameters. Never throws, whatever the input.
  * `null` counts as absent for every optional field (the deep merge lets a set clear a class value
  * with `null`); unknown keys are kept and not reported. Memory and storage must be from 1Mi to 1Pi
  * and cpu a whole number of cores up to 1024. The firmware digest is checked for a known algorithm
