@@ -70,7 +70,7 @@ export const DRAIN_FINALIZER = 'exporterset.jumpstarter.dev/drain';
 
 /**
  * The set's condition types. The first four are upstream's, with exactly upstream's reasons, rules and
- * messages (INTEROP §1.3), so `kubectl wait --for=condition=Available` means what it means upstream;
+ * messages (as upstream Jumpstarter computes them), so `kubectl wait --for=condition=Available` means what it means upstream;
  * what this controller knows beyond them goes into types of its own, never into theirs.
  */
 export const ConditionTypes = {
