@@ -16,6 +16,7 @@ import {
   VIRTUAL_TARGET_CLASS_FACTS,
   crdFacts,
   crdFromFacts,
+  schemaNodes,
   type CrdFacts,
 } from '../support/upstream-facts';
 import {
@@ -81,9 +82,17 @@ describe.each(variants)('upstream-strict %s CRD', (kind, strict, facts) => {
     expect(strict.spec.names.categories).toBeUndefined();
   });
 
-  it('describes every field it keeps (kubectl explain)', () => {
+  it('describes every field it keeps (kubectl explain), the driver name as required', () => {
     const root = strict.spec.versions[0].schema.openAPIV3Schema;
-    expect(root.properties?.spec?.description).toEqual(expect.any(String));
+    const undocumented = schemaNodes(root)
+      .filter(([p]) => p !== 'metadata' && !p.endsWith('[*]') && !p.endsWith('{*}'))
+      .filter(([, schema]) => !schema.description)
+      .map(([p]) => p || '<root>');
+    expect(undocumented).toEqual([]);
+    if (kind === 'ExporterSet') {
+      const driver = root.properties!.spec.properties!.template.properties!.spec.properties!.drivers.items!;
+      expect(driver.properties!.name.description).toContain('required');
+    }
   });
 });
 
