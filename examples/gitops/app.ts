@@ -1,24 +1,30 @@
 // A GitOps repository's cdk8s app: `npm run synth` writes dist/*.k8s.yaml for Argo CD or Flux.
-// It holds the installer and the JEP-0014 pools (reference/000_*.txt, read with our API group).
+// It holds the installer and the pools of JEP-0014 (read with our API group):
+// - controller.k8s.yaml: the CRDs and the controller, for the provisioners in PROVISIONERS;
+// - pools.k8s.yaml: pools of those provisioners, which the controller serves;
+// - unserved-pools.k8s.yaml: the JEP's other pools, whose provisioners this version does not run.
 import { App, Chart, Duration, Size } from 'cdk8s';
 import type { Construct } from 'constructs';
-import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from '../../lib/cdk8s';
+import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from 'virtual-exporters/cdk8s';
 
 const NAMESPACE = 'jumpstarter';
 
-/** The controller for QEMU pools, installed once per cluster. */
+/** The provisioners the installed controller runs: one Deployment each. */
+export const PROVISIONERS = ['qemu.jumpstarter.dev'];
+
+/** The controller for the pools of PoolsChart, installed once per cluster. */
 class ControllerChart extends Chart {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     new ExporterSetController(this, 'ExporterSetController', {
       namespace: NAMESPACE,
-      provisioners: ['qemu.jumpstarter.dev'],
+      provisioners: PROVISIONERS,
       watchNamespaces: [NAMESPACE],
     });
   }
 }
 
-/** The pools of JEP-0014, plus one QemuPool showing the short form. */
+/** The QEMU pools of JEP-0014, plus one QemuPool showing the short form: all served. */
 class PoolsChart extends Chart {
   constructor(scope: Construct, id: string) {
     super(scope, id, { namespace: NAMESPACE });
@@ -63,7 +69,33 @@ class PoolsChart extends Chart {
       },
     });
 
-    // Android emulators, fully on demand: nothing runs until a lease asks for one.
+    // The short form: an x86_64 CI pool as one construct (a class and a set named x86-64-ci).
+    new QemuPool(this, 'X8664Ci', {
+      metadata: { name: 'x86-64-ci' },
+      arch: 'x86_64',
+      machineType: 'q35',
+      cpu: 2,
+      memory: Size.gibibytes(2),
+      storage: Size.gibibytes(20),
+      labels: { board: 'x86-64-virtual', arch: 'x86_64', virtual: 'true' },
+      minAvailableReplicas: 3,
+      maxReplicas: 10,
+      scaleDownCooldown: Duration.minutes(10),
+    });
+  }
+}
+
+/**
+ * NOT SERVED by this version: the JEP's pools whose provisioners no controller of this version runs
+ * (only qemu.jumpstarter.dev runs today). The objects are valid, and a cluster accepts them, but no
+ * instances are created for them until a controller for their provisioner runs; `npm run lab` says so.
+ * Keep them out of a cluster that has no such controller, or apply them to show the API.
+ */
+class UnservedPoolsChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id, { namespace: NAMESPACE });
+
+    // Android emulators (android.jumpstarter.dev), meant to be fully on demand.
     const pixel7 = new VirtualTargetClass(this, 'AndroidPixel7', {
       metadata: { name: 'android-pixel7' },
       provisioner: 'android.jumpstarter.dev',
@@ -83,7 +115,7 @@ class PoolsChart extends Chart {
       },
     });
 
-    // Corellium cloud devices: credentials stay on the class; a device is made per waiting lease.
+    // Corellium cloud devices (corellium.jumpstarter.dev): a class only, its credentials on the class.
     new VirtualTargetClass(this, 'CorelliumKronos', {
       metadata: { name: 'corellium-kronos' },
       provisioner: 'corellium.jumpstarter.dev',
@@ -96,7 +128,8 @@ class PoolsChart extends Chart {
       },
     });
 
-    // SA8295 automotive boards emulated on bare-metal lab hosts, outside the cluster.
+    // SA8295 automotive boards emulated on bare-metal lab hosts, outside the cluster
+    // (qemu-baremetal.jumpstarter.dev, the JEP's name; upstream calls it qemu-ssh.jumpstarter.dev).
     const sa8295 = new VirtualTargetClass(this, 'QcomSa8295Baremetal', {
       metadata: { name: 'qcom-sa8295-baremetal' },
       provisioner: 'qemu-baremetal.jumpstarter.dev',
@@ -127,20 +160,6 @@ class PoolsChart extends Chart {
         ],
       },
     });
-
-    // The short form: an x86_64 CI pool as one construct (a class and a set named x86-64-ci).
-    new QemuPool(this, 'X8664Ci', {
-      metadata: { name: 'x86-64-ci' },
-      arch: 'x86_64',
-      machineType: 'q35',
-      cpu: 2,
-      memory: Size.gibibytes(2),
-      storage: Size.gibibytes(20),
-      labels: { board: 'x86-64-virtual', arch: 'x86_64', virtual: 'true' },
-      minAvailableReplicas: 3,
-      maxReplicas: 10,
-      scaleDownCooldown: Duration.minutes(10),
-    });
   }
 }
 
@@ -148,5 +167,6 @@ class PoolsChart extends Chart {
 export function buildGitopsApp(app: App = new App()): App {
   new ControllerChart(app, 'controller');
   new PoolsChart(app, 'pools');
+  new UnservedPoolsChart(app, 'unserved-pools');
   return app;
 }

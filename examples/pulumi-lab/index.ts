@@ -1,9 +1,9 @@
 // A lab cluster's Pulumi program (`pulumi up` in this directory): the controller and two warm pools.
 // Sizes and the namespace come from stack config, e.g. `pulumi config set x86WarmReplicas 4`; the
-// defaults are the ones Pulumi.yaml declares. It imports the library's sources, so it runs from a clone
-// after `npm ci`; an application would import from 'virtual-exporters/pulumi'.
+// defaults are the ones Pulumi.yaml declares. It imports the package by name, as an application does;
+// from a clone that resolves to the built library, so run `npm ci && npm run build` first.
 import * as pulumi from '@pulumi/pulumi';
-import { ExporterSetController, QemuPool } from '../../lib/pulumi';
+import { ExporterSetController, QemuPool } from 'virtual-exporters/pulumi';
 
 const config = new pulumi.Config();
 const namespace = config.get('namespace') ?? 'jumpstarter';

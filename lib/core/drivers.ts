@@ -34,3 +34,17 @@ export function duplicateDriverNames(drivers: readonly DriverConfig[]): string[]
   }
   return dupes;
 }
+
+/**
+ * The driver as we write it: with its derived name when it has none (SPEC §1). Our CRDs accept an
+ * unnamed driver, upstream's require the name, so everything we write carries it. A driver with a
+ * name, or with nothing to derive one from (which validation reports), is returned as it is.
+ */
+export function withDerivedName(driver: DriverConfig): DriverConfig {
+  if (driver === null || typeof driver !== 'object' || Array.isArray(driver)) return driver;
+  if (driver.name !== undefined) return driver;
+  const name = deriveDriverName(driver);
+  if (!name) return driver;
+  const { name: _absent, ...rest } = driver;
+  return { name, ...rest };
+}

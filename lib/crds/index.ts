@@ -13,6 +13,12 @@ export { exporterSetCrd } from './exporter-set';
 export { leaseCrd, LeaseRuleMessages } from './lease';
 export { virtualTargetClassCrd } from './virtual-target-class';
 export { derivedDriverNameCel } from './cel';
+export {
+  UPSTREAM_DRIVER_NAME_RULE,
+  upstreamStrictCrds,
+  upstreamStrictExporterSetCrd,
+  upstreamStrictVirtualTargetClassCrd,
+} from './upstream-strict';
 export type {
   CustomResourceDefinition,
   CustomResourceDefinitionVersion,

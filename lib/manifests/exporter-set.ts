@@ -9,6 +9,7 @@ import {
   type LabelSelector,
   type RecycleStrategy,
 } from '../api';
+import { withDerivedName } from '../core/drivers';
 import { compact, nonEmpty } from './compact';
 
 /** Framework-neutral description of an ExporterSet; the front ends map their props onto it. */
@@ -46,7 +47,10 @@ export function selectorFromTemplateLabels(
   return { matchLabels: { ...(labels ?? {}) } };
 }
 
-/** Builds the wire object, with the CRD defaults written out so the manifest says what it means. */
+/**
+ * Builds the wire object, with the CRD defaults and the derived driver names written out, so the
+ * manifest says what it means and upstream's CRDs admit it too.
+ */
 export function buildExporterSet(input: ExporterSetInput): ExporterSet {
   return compact({
     apiVersion: API_VERSION,
@@ -72,7 +76,8 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
           labels: { ...(input.template.labels ?? {}) },
           annotations: nonEmpty(input.template.annotations),
         },
-        spec: { drivers: [...(input.template.drivers ?? [])] },
+        // Named as upstream's CRD requires: a missing name is written out as derived.
+        spec: { drivers: (input.template.drivers ?? []).map(withDerivedName) },
       },
     },
   });

@@ -81,7 +81,11 @@ describe('ExporterSet construct', () => {
         metadata: { labels: { board: 'rpi4', virtual: 'true' }, annotations: { owner: 'lab' } },
         spec: {
           drivers: [
-            { type: 'jumpstarter_driver_qemu.driver.Qemu', config: { smp: 2, disk_size: '8G' } },
+            {
+              name: 'qemu',
+              type: 'jumpstarter_driver_qemu.driver.Qemu',
+              config: { smp: 2, disk_size: '8G' },
+            },
             { name: 'console', ref: 'qemu.console' },
           ],
         },
@@ -89,7 +93,7 @@ describe('ExporterSet construct', () => {
     });
   });
 
-  it('includes drivers added after construction', () => {
+  it('includes drivers added after construction, with their derived names', () => {
     const chart = testChart();
     const set = new ExporterSet(chart, 'Pool', {
       metadata: { name: 'pool' },
@@ -98,7 +102,7 @@ describe('ExporterSet construct', () => {
     });
     set.addDriver({ type: 'jumpstarter_driver_power.driver.QemuPower' });
     expect((findObject(synth(chart), 'ExporterSet', 'pool').spec as any).template.spec.drivers).toEqual([
-      { type: 'jumpstarter_driver_power.driver.QemuPower' },
+      { name: 'power', type: 'jumpstarter_driver_power.driver.QemuPower' },
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DriverConfig } from '../../lib/api';
-import { deriveDriverName, duplicateDriverNames } from '../../lib/core/drivers';
+import { deriveDriverName, duplicateDriverNames, withDerivedName } from '../../lib/core/drivers';
 
 describe('driver names', () => {
   it.each<[DriverConfig, string | undefined]>([
@@ -57,5 +57,27 @@ describe('driver names', () => {
     expect(duplicateDriverNames([{ name: 'a', type: 't.x' }, { name: 'b', type: 't.x' }, {}, {}])).toEqual(
       [],
     );
+  });
+
+  it('writes the derived name into an unnamed driver, first, keeping everything else', () => {
+    const config = { port: 22 };
+    const driver = { type: 'jumpstarter_driver_network.driver.TcpNetwork', config };
+    const named = withDerivedName(driver);
+    expect(named).toEqual({ name: 'network', type: 'jumpstarter_driver_network.driver.TcpNetwork', config });
+    expect(Object.keys(named)[0]).toBe('name');
+    expect(driver).toEqual({ type: 'jumpstarter_driver_network.driver.TcpNetwork', config }); // not mutated
+    expect(withDerivedName({ ref: 'board.uart.console' })).toEqual({
+      name: 'console',
+      ref: 'board.uart.console',
+    });
+  });
+
+  it('leaves a named driver, and one with nothing to derive a name from, as they are', () => {
+    const named = { name: 'tcp', type: 'jumpstarter_driver_network.driver.TcpNetwork' };
+    expect(withDerivedName(named)).toBe(named);
+    const empty = { name: '', type: 'jumpstarter_driver_power.driver.QemuPower' };
+    expect(withDerivedName(empty)).toBe(empty); // the validator reports the empty name
+    expect(withDerivedName({ type: '' })).toEqual({ type: '' });
+    expect(withDerivedName({ config: {} })).toEqual({ config: {} });
   });
 });

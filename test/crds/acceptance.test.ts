@@ -3,7 +3,9 @@
  * nothing pruned. The JEP's examples are reconstructed in test/fixtures/jep (its YAML lost its line
  * breaks). Not reconstructed, because they are not complete objects of our kinds: the rendered Pod
  * sketch, the Jumpstarter operator CR, the `<placeholder>` field skeletons of "common fields", the
- * deep-merge illustration and the bare `status:` snippet.
+ * deep-merge illustration and the bare `status:` snippet. Upstream's own samples are used where they
+ * are at hand (../shared/upstream); fixtures of ours in their style (test/fixtures/upstream-style)
+ * stand in for them everywhere.
  */
 import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
@@ -15,7 +17,20 @@ import {
   type CustomResourceDefinition,
 } from '../../lib/crds';
 import { CEL_SKIPPED_MESSAGE, admit } from '../support/crd-validator';
-import { JEP_FIXTURES_DIR, UPSTREAM_DIR, manifestsIn, readManifests, type Manifest } from './manifests';
+import {
+  FACT_TABLE_CRDS,
+  UPSTREAM_STRICT_CRDS,
+  admissionProblems,
+  referenceCrds,
+} from '../support/upstream-admission';
+import { describeWithUpstream, upstreamExamples } from '../support/upstream-reference';
+import {
+  JEP_FIXTURES_DIR,
+  UPSTREAM_STYLE_FIXTURES_DIR,
+  manifestsIn,
+  readManifests,
+  type Manifest,
+} from './manifests';
 
 const crdByKind: Record<string, CustomResourceDefinition> = {
   ExporterSet: exporterSetCrd,
@@ -34,22 +49,67 @@ function crdFor(manifest: Manifest): CustomResourceDefinition {
 const label = ({ file, manifest }: { file: string; manifest: Manifest }) =>
   `${file}: ${manifest.kind} ${(manifest.metadata as { name?: string }).name}`;
 
-const upstreamManifests = [
-  ...manifestsIn(path.join(UPSTREAM_DIR, 'samples')),
-  ...manifestsIn(path.join(UPSTREAM_DIR, 'e2e')),
-].map((m) => [label(m), m] as const);
+const DRIVERS = 'spec.template.spec.drivers';
+/** What upstream's CRD says of the JEP's rpi4 set, whose three drivers have no name. */
+// A missing required field blocks the CEL rules, so upstream's "name is required" never runs.
+const NAMELESS_DRIVER_ERRORS = [
+  ...[0, 1, 2].map((i) => ({ path: `${DRIVERS}[${i}].name`, message: 'Required value' })),
+  { path: '', message: CEL_SKIPPED_MESSAGE },
+];
+
+const upstreamStyleManifests = manifestsIn(UPSTREAM_STYLE_FIXTURES_DIR).map((m) => [label(m), m] as const);
 const jepManifests = manifestsIn(JEP_FIXTURES_DIR).map((m) => [label(m), m] as const);
 
-describe('upstream samples and e2e manifests', () => {
-  it('are all found', () => {
-    expect(upstreamManifests.length).toBeGreaterThanOrEqual(10);
+/** Problems admitting `manifest` under our CRD: errors, pruned fields, or a change beyond defaults. */
+function ourAdmissionProblems(manifest: Manifest): string[] {
+  const result = admit(crdFor(manifest), manifest);
+  const problems = [
+    ...result.errors.map((e) => `${e.path}: ${e.message}`),
+    ...result.pruned.map((p) => `${p}: pruned`),
+  ];
+  try {
+    expect(result.object).toMatchObject(manifest);
+  } catch {
+    problems.push('changed by admission beyond defaults');
+  }
+  return problems;
+}
+
+describe("fixtures in the style of upstream's samples", () => {
+  it('cover both kinds, with named drivers, images, requests and limits', () => {
+    const kinds = upstreamStyleManifests.map(([, m]) => m.manifest.kind).sort();
+    expect(kinds).toEqual(['ExporterSet', 'ExporterSet', 'VirtualTargetClass', 'VirtualTargetClass']);
   });
 
-  it.each(upstreamManifests)('admits %s unchanged but for defaults', (_label, { manifest }) => {
-    const result = admit(crdFor(manifest), manifest);
-    expect(result.errors).toEqual([]);
-    expect(result.pruned).toEqual([]);
-    expect(result.object).toMatchObject(manifest);
+  it.each(upstreamStyleManifests)('admits %s unchanged but for defaults', (_label, { manifest }) => {
+    expect(ourAdmissionProblems(manifest)).toEqual([]);
+  });
+
+  it("are admitted by upstream's CRDs too (strict variant and fact table): they are upstream's kind of object", () => {
+    const manifests = upstreamStyleManifests.map(([, m]) => m.manifest);
+    // Written without the defaults, so compare what admission says, not the object.
+    const errorsOnly = (problems: string[]) =>
+      problems.filter((p) => !p.endsWith('(a default not written out)'));
+    expect(errorsOnly(admissionProblems(manifests, UPSTREAM_STRICT_CRDS))).toEqual([]);
+    expect(errorsOnly(admissionProblems(manifests, FACT_TABLE_CRDS))).toEqual([]);
+  });
+});
+
+describeWithUpstream("upstream's samples and e2e manifests", () => {
+  it('are all found', () => {
+    expect(upstreamExamples().length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('are each admitted unchanged but for defaults', () => {
+    const problems = upstreamExamples().flatMap((m) =>
+      ourAdmissionProblems(m.manifest).map((p) => `${label(m)}: ${p}`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it("rejects the JEP's nameless drivers exactly as the fact table says", () => {
+    const [manifest] = readManifests(path.join(JEP_FIXTURES_DIR, 'rpi4-virtual-set-phase1.yaml'));
+    expect(admit(referenceCrds().ExporterSet, manifest).errors).toEqual(NAMELESS_DRIVER_ERRORS);
   });
 });
 
@@ -79,19 +139,10 @@ describe('JEP-0014 examples', () => {
   });
 
   it("needs our one relaxation: upstream's CRD rejects their nameless drivers", () => {
-    const upstreamSets = readManifests(
-      path.join(UPSTREAM_DIR, 'crds', 'virtualtarget.jumpstarter.dev_exportersets.yaml'),
-    ) as unknown as CustomResourceDefinition[];
     const [manifest] = readManifests(path.join(JEP_FIXTURES_DIR, 'rpi4-virtual-set-phase1.yaml'));
-    const drivers = 'spec.template.spec.drivers';
-    // A missing required field blocks the CEL rules, so upstream's "name is required" never runs.
-    const expected = [
-      ...[0, 1, 2].map((i) => ({ path: `${drivers}[${i}].name`, message: 'Required value' })),
-      { path: '', message: CEL_SKIPPED_MESSAGE },
-    ];
-    const { errors } = admit(upstreamSets[0], manifest);
-    expect(errors).toHaveLength(expected.length);
-    expect(errors).toEqual(expect.arrayContaining(expected));
+    for (const upstreamSets of [FACT_TABLE_CRDS.ExporterSet, UPSTREAM_STRICT_CRDS.ExporterSet]) {
+      expect(admit(upstreamSets, manifest).errors).toEqual(NAMELESS_DRIVER_ERRORS);
+    }
     expect(admit(exporterSetCrd, manifest).errors).toEqual([]);
   });
 

@@ -5,9 +5,10 @@ import { parseAllDocuments } from 'yaml';
 
 export type Manifest = Record<string, unknown> & { apiVersion: string; kind: string };
 
-/** Upstream reference data beside the checkout (SPEC §1: our CRDs must accept all of it). */
-export const UPSTREAM_DIR = path.resolve(process.cwd(), '../shared/upstream');
+/** The JEP-0014 examples, reconstructed as complete objects. */
 export const JEP_FIXTURES_DIR = path.resolve(process.cwd(), 'test/fixtures/jep');
+/** Our own objects in the style of upstream's samples and e2e manifests (named drivers, images, requests). */
+export const UPSTREAM_STYLE_FIXTURES_DIR = path.resolve(process.cwd(), 'test/fixtures/upstream-style');
 
 /** Every non-empty document of a YAML file, as plain JSON. */
 export function readManifests(file: string): Manifest[] {

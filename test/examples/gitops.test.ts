@@ -3,13 +3,21 @@ import { Testing } from 'cdk8s';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Service, ServiceAccount } from 'kubernetes-models/v1';
 import { Role, RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
-import { buildGitopsApp } from '../../examples/gitops/app';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PROVISIONERS, buildGitopsApp } from '../../examples/gitops/app';
 import { exporterSetCrd, virtualTargetClassCrd } from '../../lib/crds';
+import { getProvisioner } from '../../lib/provisioners';
 import { admit } from '../support/crd-validator';
 
-function synthApp(): any[] {
+/** Every chart's objects, by chart id (the dist/<id>.k8s.yaml file `npm run synth` writes). */
+function synthCharts(): Record<string, any[]> {
   const app = buildGitopsApp(Testing.app());
-  return app.charts.flatMap((chart) => Testing.synth(chart));
+  return Object.fromEntries(app.charts.map((chart) => [chart.node.id, Testing.synth(chart)]));
+}
+
+function synthApp(): any[] {
+  return Object.values(synthCharts()).flat();
 }
 
 describe('examples/gitops', () => {
@@ -19,18 +27,59 @@ describe('examples/gitops', () => {
   it('holds the installer and the JEP pools', () => {
     expect(names('VirtualTargetClass')).toEqual([
       'qemu-rpi4',
+      'x86-64-ci',
       'android-pixel7',
       'corellium-kronos',
       'qcom-sa8295-baremetal',
-      'x86-64-ci',
     ]);
     expect(names('ExporterSet')).toEqual([
       'rpi4-virtual',
+      'x86-64-ci',
       'pixel7-emulator',
       'qcom-sa8295-hifi',
-      'x86-64-ci',
     ]);
     expect(names('Deployment')).toEqual(['exporter-set-controller-qemu']);
+  });
+
+  it('imports the library by its package name, as an application does', () => {
+    const source = fs.readFileSync(path.resolve(process.cwd(), 'examples/gitops/app.ts'), 'utf8');
+    expect(source).toContain("from 'virtual-exporters/cdk8s'");
+    expect(source).not.toMatch(/from '\.\.\//);
+  });
+
+  describe('serves the pools it promises', () => {
+    const charts = synthCharts();
+    const provisionersOf = (objects: any[]) =>
+      objects.filter((o) => o.kind === 'VirtualTargetClass').map((o) => o.spec.provisioner as string);
+    const deployed = charts.controller
+      .filter((o) => o.kind === 'Deployment')
+      .flatMap((o) => o.spec.template.spec.containers[0].args as string[])
+      .filter((a) => a.startsWith('--provisioner='))
+      .map((a) => a.slice('--provisioner='.length));
+
+    it('installs a controller for every provisioner in PROVISIONERS', () => {
+      expect(deployed.sort()).toEqual([...PROVISIONERS].sort());
+    });
+
+    it('puts in pools.k8s.yaml only classes whose provisioner the installed controller runs', () => {
+      const served = provisionersOf(charts.pools);
+      expect(served.length).toBeGreaterThan(0);
+      expect(served.filter((p) => !deployed.includes(p))).toEqual([]);
+    });
+
+    it('keeps the other pools apart, in unserved-pools.k8s.yaml: no controller of this version runs them', () => {
+      const unserved = provisionersOf(charts['unserved-pools']);
+      expect(unserved.sort()).toEqual([
+        'android.jumpstarter.dev',
+        'corellium.jumpstarter.dev',
+        'qemu-baremetal.jumpstarter.dev',
+      ]);
+      expect(unserved.filter((p) => deployed.includes(p) || getProvisioner(p) !== undefined)).toEqual([]);
+    });
+
+    it('has no chart beyond the controller, the served pools and the unserved ones', () => {
+      expect(Object.keys(charts)).toEqual(['controller', 'pools', 'unserved-pools']);
+    });
   });
 
   it('overrides only memory in the rpi4 set, as the JEP example does', () => {

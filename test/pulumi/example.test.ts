@@ -5,6 +5,13 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { exporterSetCrd, virtualTargetClassCrd } from '../../lib/crds';
 import { admit } from '../support/crd-validator';
+import {
+  FACT_TABLE_CRDS,
+  UPSTREAM_STRICT_CRDS,
+  admissionProblems,
+  referenceCrds,
+} from '../support/upstream-admission';
+import { describeWithUpstream } from '../support/upstream-reference';
 import { MockStack, valueOf, type RegisteredResource } from './support/mock-stack';
 
 const dir = path.resolve(process.cwd(), 'examples/pulumi-lab');
@@ -25,6 +32,14 @@ const CRD = 'kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition';
 function objectsOf(type: string, name: string): RegisteredResource[] {
   const under = (r: RegisteredResource): RegisteredResource[] => [r, ...stack.childrenOf(r).flatMap(under)];
   return under(stack.one(type, name)).filter((r) => r.custom);
+}
+
+/** The custom resources of the pools, as the program registers them. */
+function poolObjects(): Record<string, any>[] {
+  return stack
+    .all()
+    .filter((r) => r.type === SET_CR || r.type === CLASS_CR)
+    .map((r) => r.inputs);
 }
 
 describe('examples/pulumi-lab', () => {
@@ -97,11 +112,24 @@ describe('examples/pulumi-lab', () => {
     }
   });
 
+  it("writes pool objects that upstream's CRDs admit unchanged (strict variant and fact table)", () => {
+    const objects = poolObjects();
+    expect(objects).toHaveLength(4);
+    expect(admissionProblems(objects, UPSTREAM_STRICT_CRDS)).toEqual([]);
+    expect(admissionProblems(objects, FACT_TABLE_CRDS)).toEqual([]);
+  });
+
   it('exports the pools and their selectors as stack outputs', async () => {
     expect(await valueOf(program.controllerNamespace)).toBe('lab-a');
     expect(await valueOf(program.pools.x86.exporterSet)).toBe('x86-64-ci');
     expect(await valueOf(program.pools.rpi4.selector)).toEqual({
       matchLabels: { board: 'rpi4', arch: 'aarch64', virtual: 'true' },
     });
+  });
+});
+
+describeWithUpstream("examples/pulumi-lab and upstream's own CRDs", () => {
+  it('writes pool objects they admit unchanged', () => {
+    expect(admissionProblems(poolObjects(), referenceCrds())).toEqual([]);
   });
 });

@@ -112,7 +112,7 @@ describe('ExporterSet component', () => {
         metadata: { labels: { board: 'rpi4', virtual: 'true' }, annotations: { owner: 'lab' } },
         spec: {
           drivers: [
-            { type: 'jumpstarter_driver_qemu.driver.Qemu', config: { smp: 2 } },
+            { name: 'qemu', type: 'jumpstarter_driver_qemu.driver.Qemu', config: { smp: 2 } },
             { name: 'console', ref: 'qemu.console' },
           ],
         },

@@ -64,8 +64,8 @@ const expectedSetSpec = {
     metadata: { labels: { board: 'rpi4', virtual: 'true' } },
     spec: {
       drivers: [
-        { type: 'jumpstarter_driver_qemu.driver.Qemu' },
-        { type: 'jumpstarter_driver_power.driver.QemuPower' },
+        { name: 'qemu', type: 'jumpstarter_driver_qemu.driver.Qemu' },
+        { name: 'power', type: 'jumpstarter_driver_power.driver.QemuPower' },
       ],
     },
   },

@@ -1,24 +1,36 @@
-import { afterAll, describe, expect, it } from '@jest/globals';
-import * as fs from 'node:fs';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import * as path from 'node:path';
+import { README_PULUMI_EXAMPLE as example, importScratch } from '../support/readme-examples';
+import {
+  FACT_TABLE_CRDS,
+  UPSTREAM_STRICT_CRDS,
+  admissionProblems,
+  referenceCrds,
+} from '../support/upstream-admission';
+import { describeWithUpstream } from '../support/upstream-reference';
 import { MockStack, valueOf } from './support/mock-stack';
 
-const readme = fs.readFileSync(path.resolve(process.cwd(), 'README.md'), 'utf8');
-const example =
-  /## Pulumi \(`virtual-exporters\/pulumi`\)\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
 const scratch = path.resolve(process.cwd(), 'test/pulumi/.readme-example.ts');
 
 const stack = await MockStack.start();
 
+// Run as written: jest maps 'virtual-exporters/pulumi' to the sources.
+const program = await importScratch<{ selector: import('@pulumi/pulumi').Output<unknown> }>(scratch, example);
+let settled: Promise<void> | undefined;
+const settle = () => (settled ??= stack.settle());
+
+/** The pool's custom resources, as the program registers them. */
+const poolObjects = () =>
+  stack
+    .all()
+    .filter((r) => r.type.startsWith('kubernetes:virtualtarget.jumpstarter.dev/'))
+    .map((r) => r.inputs);
+
 describe('README Pulumi example', () => {
-  afterAll(() => fs.rmSync(scratch, { force: true }));
+  beforeAll(settle);
 
   it('is a short program that installs the controller and a pool after the CRDs', async () => {
     expect(example.split('\n').length).toBeLessThanOrEqual(30);
-    // Run as written: jest maps 'virtual-exporters/pulumi' to the sources.
-    fs.writeFileSync(scratch, example);
-    const program = (await import(scratch)) as { selector: import('@pulumi/pulumi').Output<unknown> };
-    await stack.settle();
 
     const names = stack.all().map((r) => `${r.type}::${r.name}`);
     expect(names).toEqual(
@@ -39,5 +51,23 @@ describe('README Pulumi example', () => {
     expect(await valueOf(program.selector)).toEqual({
       matchLabels: { board: 'x86-64-virtual', virtual: 'true' },
     });
+  });
+});
+
+describe("README Pulumi example and upstream's CRDs", () => {
+  beforeAll(settle);
+
+  it('writes a pool the upstream-strict CRD variants and the fact-table CRDs admit unchanged', () => {
+    expect(poolObjects()).toHaveLength(2);
+    expect(admissionProblems(poolObjects(), UPSTREAM_STRICT_CRDS)).toEqual([]);
+    expect(admissionProblems(poolObjects(), FACT_TABLE_CRDS)).toEqual([]);
+  });
+});
+
+describeWithUpstream("README Pulumi example and upstream's own CRDs", () => {
+  beforeAll(settle);
+
+  it('writes a pool they admit unchanged', () => {
+    expect(admissionProblems(poolObjects(), referenceCrds())).toEqual([]);
   });
 });

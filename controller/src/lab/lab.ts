@@ -26,6 +26,7 @@ import { startLoad, type LoadTarget } from './load-driver';
 import { planLoad, type LeaseArrival, type LoadProfile } from './load-profile';
 import { labManifests, type LabPool } from './manifests';
 import { readPoolRows } from './pool-status';
+import { unservedPoolLine } from './report';
 import { distribution, summarize, type Distribution, type LabSummary, type LeaseRecord } from './summary';
 import type { PoolRow } from './table';
 
@@ -148,6 +149,7 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
       `applied ${manifests.objects.length} objects (${manifests.namespaces.join(', ')}); ` +
         `skipped ${manifests.skipped.length} installer objects (the controller runs as a local process)`,
     );
+    for (const pool of ignoredPools) log(unservedPoolLine(pool));
 
     const instances = new InstanceCounter();
     const exporterRt = cluster.registry.byKind('jumpstarter.dev/v1alpha1', 'Exporter');

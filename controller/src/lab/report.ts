@@ -3,8 +3,10 @@
  * chart's input (pool size and available from the sets' status, pending from the Leases themselves,
  * so the chart shows the demand clients saw even when the status lags).
  */
+import { getProvisioner } from 'virtual-exporters/internal';
 import type { ChartInput } from './chart';
 import type { LabReport } from './lab';
+import type { LabPool } from './manifests';
 import type { Distribution } from './summary';
 
 export interface RunSettings {
@@ -21,6 +23,16 @@ export function formatMs(ms: number): string {
 function formatDistribution(d: Distribution | undefined): string {
   if (d === undefined) return 'no lease served';
   return `p50 ${formatMs(d.p50)}  p95 ${formatMs(d.p95)}  p99 ${formatMs(d.p99)}  max ${formatMs(d.max)}  (n=${d.count})`;
+}
+
+/**
+ * What the lab says of a pool it applied but does not serve: its class names a provisioner other
+ * than the one the lab's controller runs, so the pool never gets an instance here.
+ */
+export function unservedPoolLine(pool: Pick<LabPool, 'name' | 'provisioner'>): string {
+  const who = getProvisioner(pool.provisioner) ? 'the lab' : 'this version';
+  const provisioner = pool.provisioner || '(none: its class is missing)';
+  return `pool ${pool.name}: provisioner ${provisioner} is not run by ${who}; no instances will be created`;
 }
 
 export function summaryLines(report: LabReport, settings: RunSettings): string[] {
@@ -44,11 +56,7 @@ export function summaryLines(report: LabReport, settings: RunSettings): string[]
     `  API requests of the controller: ${requests.total} (${requests.writes} writes, ` +
       `${report.writesDuringLoad} of them during the load) — ${verbs || 'none'}`,
   ];
-  if (report.ignoredPools.length > 0) {
-    lines.push(
-      `  not served by this controller: ${report.ignoredPools.map((p) => `${p.name} (${p.provisioner})`).join(', ')}`,
-    );
-  }
+  for (const pool of report.ignoredPools) lines.push(`  ${unservedPoolLine(pool)}`);
   if (report.controllerExitCode !== 0) lines.push(`  controller exit code: ${report.controllerExitCode}`);
   for (const error of report.errors) lines.push(`  error: ${error}`);
   return lines;

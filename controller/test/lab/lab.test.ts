@@ -73,6 +73,13 @@ describe('runLab', () => {
     const text = summaryLines(report, settings).join('\n');
     expect(text).toContain(`${leases.created} created`);
     expect(text).toContain(`${leases.served} served`);
+    // ... and says which pools get no instances, and why.
+    expect(text).toContain(
+      'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by this version; no instances will be created',
+    );
+    expect(text).toContain(
+      'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by this version; no instances will be created',
+    );
     const svg = parseXml(renderChart(chartInput(report, settings)));
     const panels = findAll(svg, (e) => e.name === 'g' && e.attributes.class === 'panel');
     expect(panels).toHaveLength(2);

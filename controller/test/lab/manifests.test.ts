@@ -60,8 +60,6 @@ describe('labManifests of the GitOps example', () => {
         minAvailableReplicas: 2,
         maxReplicas: 20,
       },
-      expect.objectContaining({ name: 'pixel7-emulator', provisioner: 'android.jumpstarter.dev' }),
-      expect.objectContaining({ name: 'qcom-sa8295-hifi', provisioner: 'qemu-baremetal.jumpstarter.dev' }),
       expect.objectContaining({
         name: 'x86-64-ci',
         provisioner: 'qemu.jumpstarter.dev',
@@ -69,6 +67,8 @@ describe('labManifests of the GitOps example', () => {
         minAvailableReplicas: 3,
         maxReplicas: 10,
       }),
+      expect.objectContaining({ name: 'pixel7-emulator', provisioner: 'android.jumpstarter.dev' }),
+      expect.objectContaining({ name: 'qcom-sa8295-hifi', provisioner: 'qemu-baremetal.jumpstarter.dev' }),
     ]);
   });
 
