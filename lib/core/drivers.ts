@@ -36,7 +36,7 @@ export function duplicateDriverNames(drivers: readonly DriverConfig[]): string[]
 }
 
 /**
- * The driver as we write it: with its derived name when it has none (SPEC §1). Our CRDs accept an
+ * The driver as we write it: with its derived name when it has none. Our CRDs accept an
  * unnamed driver, upstream's require the name, so everything we write carries it. A driver with a
  * name, or with nothing to derive one from (which validation reports), is returned as it is.
  */
