@@ -15,11 +15,12 @@
  * only the keys that are missing (or, for the set label, wrong), so a labelled pool plans nothing.
  *
  * Pods and config Secrets are labelled only when their Exporter owns them: an object of that name
- * someone else made is not the controller's to change.
+ * someone else made is not the controller's to change. Neither is a Pod that ended or is going away
+ * labelled: it is about to be replaced.
  */
 import { Labels, type ExporterSet } from 'virtual-exporters/internal';
 import type { LabelInstanceAction } from './actions';
-import type { InstanceView } from './instances';
+import type { InstanceView, PodState } from './instances';
 import { ownedByExporter, type OwnedMetadata } from './membership';
 
 type LabelMap = Readonly<Record<string, string>>;
@@ -36,6 +37,9 @@ function lacking(object: OwnedMetadata, wanted: LabelMap, exact: ReadonlySet<str
 }
 
 const SET_LABEL_EXACT: ReadonlySet<string> = new Set([Labels.exporterSetName]);
+
+/** Pods worth a label: live ones (one going away or ended is about to be replaced). */
+const LABELLED_PODS: ReadonlySet<PodState> = new Set<PodState>(['Pending', 'Running', 'Unknown']);
 
 /**
  * The labels to add to an owned instance, its Pod and its config Secret; undefined when they carry
@@ -60,7 +64,7 @@ export function labelInstance(
   const onExporter = lacking(exporter, wanted, SET_LABEL_EXACT);
   const pod = view.source.pod as OwnedMetadata | undefined;
   const onPod =
-    pod !== undefined && view.pod !== 'going' && ownedByExporter(pod, exporter)
+    pod !== undefined && LABELLED_PODS.has(view.pod) && ownedByExporter(pod, exporter)
       ? lacking(pod, wanted, SET_LABEL_EXACT)
       : undefined;
   const secret = view.source.configSecret as OwnedMetadata | undefined;

@@ -174,6 +174,20 @@ describe('adoption › labels', () => {
     expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-ended']);
   });
 
+  it('labels the Exporter of an InPlaceReuse instance whose Pod ended, not the Pod being replaced', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ recycleStrategy: 'InPlaceReuse' }),
+        instances: [adoptedInstance('x7k2p', 'exited')],
+        leases: [lease('done', { exporter: 'pool-x7k2p', ended: true })],
+      }),
+    );
+    expect(namesOf(result, 'DeletePod')).toEqual(['pool-x7k2p']);
+    const [label] = ofType(result, 'LabelInstance');
+    expect(label.exporter).toEqual({ [Labels.exporterSetName]: SET, [Labels.templateRevision]: current });
+    expect(label.pod).toBeUndefined();
+  });
+
   it('labels a leased instance without touching it otherwise', () => {
     const result = plan(
       snapshot({
