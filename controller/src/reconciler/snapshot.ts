@@ -1,10 +1,9 @@
 /**
  * Builds the planner's snapshot of one ExporterSet from the informer caches (see the planner's
  * snapshot.ts for the freshness contract): the set with the newest known status, its class, the
- * Exporters it owns or that carry its label (membership.ts) and the Pods and config Secrets named after
- * them, the namespace's
- * Leases, the expectations in flight, and the config Secret data of each live instance whose config
- * Secret does not hold it.
+ * Exporters it controls or that carry its label (membership.ts) and the Pods and config Secrets named
+ * after them, the namespace's Leases, the expectations in flight, and the config Secret data of each
+ * live instance whose config Secret does not hold it.
  *
  * The credential Secrets `<exporter>-exporter` are Jumpstarter's; the Secret cache keeps them (see
  * `keepSecret`), so tokens are read from memory. The CA bundle ConfigMap is read with a GET when a pass
