@@ -1,5 +1,5 @@
 /**
- * Scenario 22, adoption (SPEC §3.16, INTEROP §1.3): a lab switches from upstream's controller to ours.
+ * Scenario: adoption (SPEC §3.16, INTEROP §1.3): a lab switches from upstream's controller to ours.
  * Upstream made the pool's instances its way — `generateName: <set>-`, a controller ownerReference to
  * the set, the template labels only; Pods labelled with the set and owned by their Exporter; config
  * Secrets owned by their Exporter — and left them in three states: one leased, one idle, one whose Pod
@@ -119,7 +119,7 @@ async function upstreamInstance(cluster: TestCluster): Promise<string> {
   return name;
 }
 
-describe('scenario 22: taking over instances upstream made', () => {
+describe('adoption: taking over instances upstream made', () => {
   it('counts, labels, recycles and drains them, creating only what the rules need', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
