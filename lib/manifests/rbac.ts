@@ -42,7 +42,7 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
     apiGroups: [JUMPSTARTER_GROUP],
     resources: [Plurals.Exporter],
     verbs: ['list', 'watch', 'create', 'patch', 'delete'],
-    why: 'instances: create, disable before scale-down (spec.enabled=false), delete',
+    why: 'instances: create, disable before scale-down (spec.enabled=false), label adopted ones, delete',
   },
   {
     apiGroups: [JUMPSTARTER_GROUP],
@@ -59,8 +59,8 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [''],
     resources: ['pods'],
-    verbs: ['list', 'watch', 'create', 'delete'],
-    why: 'instance Pods: create, replace failed ones',
+    verbs: ['list', 'watch', 'create', 'patch', 'delete'],
+    why: 'instance Pods: create, replace failed ones, label the Pods of adopted instances',
   },
   {
     apiGroups: [''],

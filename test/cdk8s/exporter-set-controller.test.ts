@@ -31,7 +31,7 @@ const RULES = [
   },
   { apiGroups: ['jumpstarter.dev'], resources: ['exporters/finalizers'], verbs: ['update'] },
   { apiGroups: ['jumpstarter.dev'], resources: ['leases'], verbs: ['list', 'watch'] },
-  { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'delete'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch', 'create', 'patch'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },

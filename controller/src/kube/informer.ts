@@ -78,8 +78,9 @@ export interface InformerOptions {
   /** Server-side label filter of the list and the watch. */
   readonly labelSelector?: string;
   /**
-   * Client-side filter: only objects it keeps enter the cache (and reach the handlers). Decide on
-   * what never changes in an object's life (name, owner), so an object is never dropped mid-life.
+   * Client-side filter: only objects it keeps enter the cache (and reach the handlers). An object that
+   * stops being kept (a label or owner removed) leaves the cache as a deletion, as one that stops
+   * matching a server-side label selector does.
    */
   readonly keep?: (object: WireObject) => boolean;
   /**
@@ -152,7 +153,20 @@ class GuardedWatch extends Watch {
       queryParams,
       (phase, apiObj, watchObj) => {
         reflector.progressed();
-        if (reflector.keeps(apiObj)) callback(phase, reflector.transformed(apiObj), watchObj);
+        if (reflector.keeps(apiObj)) {
+          callback(phase, reflector.transformed(apiObj), watchObj);
+          return;
+        }
+        // No longer kept (a label or owner removed): it leaves the cache as a deletion, as an object
+        // that stops matching a server-side selector does, with the cached version (what the handlers
+        // last saw of it, so they know whom to tell) at the event's resourceVersion (where a restarted
+        // watch resumes).
+        const cached =
+          phase === 'MODIFIED' ? (reflector.cached(apiObj) as WireObject | undefined) : undefined;
+        if (cached !== undefined) {
+          const resourceVersion = (apiObj as WireObject).metadata?.resourceVersion;
+          callback('DELETED', { ...cached, metadata: { ...cached.metadata, resourceVersion } }, watchObj);
+        }
       },
       done,
     );
@@ -251,6 +265,13 @@ class Reflector {
     if (!keep || (object as { kind?: string })?.kind === 'Status' || metadata?.name === undefined)
       return true;
     return keep(object as WireObject);
+  }
+
+  /** The cached version of a watched object, if the cache holds one. */
+  cached(object: unknown): unknown {
+    const metadata = (object as WireObject | undefined)?.metadata;
+    if (metadata?.name === undefined) return undefined;
+    return this.listWatch.get(metadata.name, metadata.namespace);
   }
 
   /** The object as the cache keeps it (see `InformerOptions.transform`); Status bodies pass as they are. */

@@ -2,10 +2,15 @@
  * The controller's informers (SPEC §3 runtime): ExporterSets, VirtualTargetClasses, Exporters,
  * Jumpstarter Leases, Pods and Secrets, over all namespaces or the `--namespace` list.
  *
- * Label filtering: what the controller creates carries `exporterset.jumpstarter.dev/name`, so
- * Exporters and Pods are watched with that label as a server-side filter (`exists`) — a busy
- * namespace's other Pods never reach the controller's memory. Sets, classes and Leases cannot be
- * filtered (Leases are labelled by their clients).
+ * Filtering. Exporters: a set's instances are the Exporters it controls, whatever their labels
+ * (SPEC §3.16: upstream's controller labels them with the template labels only), so they cannot be
+ * filtered by label on the server. They are watched unfiltered and kept in the cache only when an
+ * ExporterSet controls them or they carry the set label (`keepExporter`: detached instances keep the
+ * label); Jumpstarter's other Exporters (hardware, other controllers') are dropped as they arrive.
+ * Pods: every instance Pod carries `exporterset.jumpstarter.dev/name` — ours and upstream's alike
+ * (INTEROP §1.3) — so Pods keep that label as a server-side filter (`exists`): a busy cluster's other
+ * Pods never reach the controller at all. Sets, classes and Leases cannot be filtered (Leases are
+ * labelled by their clients).
  *
  * Secrets: the config Secrets carry our label, but the Exporter credential Secrets `<exporter>-exporter`
  * are created by Jumpstarter without it, and the controller needs their tokens to render and to re-sync
@@ -21,7 +26,9 @@
  * Lists come in pages (`listPageSize`, informer.ts), each cut down before the next is asked for.
  */
 import {
+  GROUP,
   JUMPSTARTER_GROUP,
+  Kinds,
   Labels,
   type Exporter,
   type ExporterSet,
@@ -52,9 +59,26 @@ export const OWNED_BY_A_SET_SELECTOR = Labels.exporterSetName;
 
 /** The label filter of each informer unless overridden; absent: unfiltered. */
 export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {
-  exporters: OWNED_BY_A_SET_SELECTOR,
   pods: OWNED_BY_A_SET_SELECTOR,
 };
+
+/** The Exporters the controller keeps: those an ExporterSet controls, and those labelled with a set. */
+export function keepExporter(exporter: WireObject): boolean {
+  const metadata = exporter.metadata as
+    | (WireObject['metadata'] & {
+        ownerReferences?: { apiVersion?: string; kind?: string; controller?: boolean }[];
+      })
+    | undefined;
+  if (metadata?.labels?.[Labels.exporterSetName] !== undefined) return true;
+  const refs = metadata?.ownerReferences;
+  return (
+    Array.isArray(refs) &&
+    refs.some(
+      (ref) =>
+        ref?.controller === true && ref.kind === Kinds.ExporterSet && ref.apiVersion?.split('/')[0] === GROUP,
+    )
+  );
+}
 
 /** The Secrets the controller keeps: ours (labelled) and those an Exporter owns (its credential). */
 export function keepSecret(secret: WireObject): boolean {
@@ -78,6 +102,7 @@ const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => W
 
 /** Client-side filters of the informers that have one. */
 const DEFAULT_KEEP: Readonly<Partial<Record<InformerName, (object: WireObject) => boolean>>> = {
+  exporters: keepExporter,
   secrets: keepSecret,
 };
 

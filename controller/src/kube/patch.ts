@@ -12,7 +12,7 @@ import {
   type CustomObjectsApi,
 } from '@kubernetes/client-node';
 import type { ApiResource } from './resources';
-import { toWire, type SecretObject } from './wire';
+import { toWire, type PodObject, type SecretObject } from './wire';
 
 /** One RFC 6902 operation. */
 export type JsonPatchOperation =
@@ -94,4 +94,14 @@ export async function patchSecret(
   return toWire(
     await core.patchNamespacedSecret({ namespace, name, body: bodyOf(patch) }, patchOptions(patch)),
   );
+}
+
+/** Patches a Pod (an adopted instance's labels) and returns its wire form. */
+export async function patchPod(
+  core: CoreV1Api,
+  namespace: string,
+  name: string,
+  patch: Patch,
+): Promise<PodObject> {
+  return toWire(await core.patchNamespacedPod({ namespace, name, body: bodyOf(patch) }, patchOptions(patch)));
 }

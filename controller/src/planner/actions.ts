@@ -3,8 +3,8 @@
  * after their Exporter) and carries what the executor needs to send it without deciding anything.
  *
  * A plan lists them in the order the executor applies them, one group after the other:
- * AddFinalizer, CreateExporter, PromoteStandby, RenderInstance, SyncConfigSecret, DeletePod,
- * ReleaseExporter, DisableExporter, DeleteExporter, RemoveFinalizer. Creates come before disables and
+ * AddFinalizer, CreateExporter, PromoteStandby, RenderInstance, SyncConfigSecret, LabelInstance,
+ * DeletePod, ReleaseExporter, DisableExporter, DeleteExporter, RemoveFinalizer. Creates come before disables and
  * deletes, so a lease never sees a pool with nothing enabled while one instance replaces another.
  */
 import { type Exporter, type ScaleReason } from 'virtual-exporters/internal';
@@ -57,6 +57,19 @@ export interface SyncConfigSecretAction {
   readonly name: string;
 }
 
+/**
+ * Add the controller's labels to an instance it owns but did not label (adoption.ts): one merge patch of
+ * `metadata.labels` per object that lacks some, each map holding only the missing keys.
+ */
+export interface LabelInstanceAction {
+  readonly type: 'LabelInstance';
+  /** The Exporter (and Pod) name; the config Secret is `exporter-config-<name>`. */
+  readonly name: string;
+  readonly exporter?: Readonly<Record<string, string>>;
+  readonly pod?: Readonly<Record<string, string>>;
+  readonly configSecret?: Readonly<Record<string, string>>;
+}
+
 /** Delete the instance's terminated Pod so it can be rendered again (InPlaceReuse keeps the Exporter). */
 export interface DeletePodAction {
   readonly type: 'DeletePod';
@@ -96,6 +109,7 @@ export type Action =
   | PromoteStandbyAction
   | RenderInstanceAction
   | SyncConfigSecretAction
+  | LabelInstanceAction
   | DeletePodAction
   | ReleaseExporterAction
   | DisableExporterAction
@@ -111,6 +125,7 @@ export const ACTION_ORDER: readonly ActionType[] = [
   'PromoteStandby',
   'RenderInstance',
   'SyncConfigSecret',
+  'LabelInstance',
   'DeletePod',
   'ReleaseExporter',
   'DisableExporter',

@@ -3,11 +3,13 @@
  * rules in priority order and snapshot.ts for what the reconciler must provide.
  */
 export * from './actions';
+export * from './adoption';
 export * from './conditions';
 export * from './events';
 export * from './exporter';
 export * from './instances';
 export * from './leases';
+export * from './membership';
 export * from './plan';
 export * from './pool';
 export * from './retire';

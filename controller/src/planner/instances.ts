@@ -3,8 +3,10 @@
  * precedence, plus the facts the rules need (ready, leased, revision, Pod phase, failure time).
  *
  * State precedence (the first that applies wins):
- * 1. `detached`: no controller ownerReference to this set (removed by hand, or released by us) —
- *    ignored, and replaced by the rules like any missing instance (SPEC §3.11);
+ * 1. `detached`: no controller ownerReference to this set (removed by hand, or released by us; or
+ *    one to an earlier set of the same name, another uid) — ignored, and replaced by the rules like any
+ *    missing instance (SPEC §3.11). An owned Exporter is an instance whatever its labels or name
+ *    (SPEC §3.16: upstream's controller makes them with `generateName` and the template labels only);
  * 2. `deleting`: a deletionTimestamp, or a delete in flight — already gone for planning;
  * 3. `leased`: a non-ended Lease names it — never disabled, deleted or counted as supply;
  * 4. `retiring`: disabled by the controller (retiring marker) — deleted once no lease names it;
@@ -56,7 +58,11 @@ export type PodState = 'none' | 'going' | 'Pending' | 'Running' | 'Succeeded' | 
 
 export interface InstanceView {
   readonly name: string;
-  /** From the name `<set>-<n>`; undefined for names of another shape. */
+  /**
+   * From the name `<set>-<n>`; undefined for names of another shape (an adopted `<set>-x7k2p`). A name
+   * `generateName` made of digits only (`<set>-24567`) reads as an ordinal: it only breaks ties
+   * among scale-down victims, and moves `nextOrdinal` past it (plan.ts `firstFreeOrdinal`).
+   */
   readonly ordinal?: number;
   readonly state: InstanceState;
   /** `Online=True` and `Registered=True`: what Jumpstarter requires to assign it. */
@@ -69,8 +75,12 @@ export interface InstanceView {
   readonly servedLease: boolean;
   /** Standby label, no Pod, no render or promotion in flight. */
   readonly standby: boolean;
+  /** The template revision label, when the Exporter carries one. */
   readonly revision?: string;
-  /** Built from the set's current template revision. */
+  /**
+   * Built from the set's current template revision: its label names it, or it has none (an instance
+   * another controller made, adopted as current and labelled so: adoption.ts).
+   */
   readonly current: boolean;
   readonly pod: PodState;
   /** A Pod exists (even one going away) or its create is in flight: rendering now would collide. */
@@ -109,6 +119,7 @@ export interface InFlightNames {
   readonly releasing: ReadonlySet<string>;
   readonly rendering: ReadonlySet<string>;
   readonly deletingPods: ReadonlySet<string>;
+  readonly labelling: ReadonlySet<string>;
 }
 
 export function inFlightNames(inFlight: InFlight | undefined): InFlightNames {
@@ -120,6 +131,7 @@ export function inFlightNames(inFlight: InFlight | undefined): InFlightNames {
     releasing: new Set(inFlight?.releasing ?? []),
     rendering: new Set(inFlight?.rendering ?? []),
     deletingPods: new Set(inFlight?.deletingPods ?? []),
+    labelling: new Set(inFlight?.labelling ?? []),
   };
 }
 
@@ -207,7 +219,7 @@ function readySincePod(exporter: Exporter, pod: PodView | undefined, ready: bool
   return created === undefined || lastSeen >= Math.floor(created / 1000) * 1000;
 }
 
-/** Classifies one Exporter labelled with the set's name (see the module doc for the precedence). */
+/** Classifies one Exporter of the set's snapshot (see the module doc for the precedence). */
 export function classifyInstance(instance: InstanceSnapshot, context: ClassifyContext): InstanceView {
   const { exporter } = instance;
   const { set, inFlight } = context;
@@ -281,7 +293,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     servedLease: context.everLeased.has(name),
     standby,
     ...(revision !== undefined ? { revision } : {}),
-    current: context.revision !== undefined && revision === context.revision,
+    current: context.revision !== undefined && (revision === undefined || revision === context.revision),
     pod,
     podPresent,
     everReady: readySincePod(exporter, instance.pod, ready),

@@ -14,8 +14,12 @@
  *  3. Missing class (§3.13): `Available=False/VirtualTargetClassNotFound`, and no change at all.
  *  4. Finalizer: a set of ours gets the drain finalizer first.
  *  5. Leases (§3.7): a leased instance is never disabled, deleted, released or counted as supply.
- *  6. Ownership (§3.11): an Exporter without our controller ownerReference is detached — ignored, so
- *     the rules replace it; one disabled by hand is kept, never a victim and never supply.
+ *  6. Ownership (§3.11, §3.16): the set's instances are the Exporters it controls (ownerReference with
+ *     its uid), whatever their labels or names — those upstream's controller made are counted, recycled,
+ *     scaled down and drained like ours, and get our labels (set, revision; their Pods and config
+ *     Secrets too), an unlabelled revision taken as current (adoption.ts). An Exporter labelled with
+ *     the set but without our controller ownerReference is detached — ignored, so the rules replace
+ *     it; one disabled by hand is kept, never a victim and never supply.
  *  7. Gates on new instances (existing ones keep serving): invalid merged parameters
  *     (`ParametersValid=False` with the provisioner's findings), a selector that does not select the
  *     template labels and a spec that breaks the set's own rules (`SpecValid=False`) create nothing — a set
@@ -44,7 +48,8 @@
  *     25% of the pool by default); outdated surplus goes as soon as the ready supply holds without it;
  *     at the ceiling one outdated instance goes first. Leased ones are replaced after their lease.
  * 15. Names (§3.10): `<set>-<n>`, n from status.nextOrdinal and above every ordinal seen on an
- *     instance, a create in flight or a Lease, never reused.
+ *     instance, a create in flight or a Lease, never reused. Ordinals are for the names we create: an
+ *     adopted name of another shape (`<set>-x7k2p`) has none and moves nothing.
  * 16. Pods and config Secrets: an instance that should have a Pod (not a standby) gets one once its
  *     Exporter has a credential and an endpoint; a live Pod's config Secret is re-synced when it is
  *     missing or differs from what the reconciler rendered.
@@ -72,6 +77,7 @@ import {
   type ScaleReason,
 } from 'virtual-exporters/internal';
 import { ACTION_ORDER, type Action } from './actions';
+import { labelInstance } from './adoption';
 import { desiredExporter, instanceLabels, promotePatch } from './exporter';
 import { actionEvents, conditionEvents, startupFailureEvents, type PlanEvent } from './events';
 import {
@@ -181,8 +187,14 @@ const MAX_ORDINAL = 2 ** 40;
 
 /**
  * The lowest ordinal no name can collide with (rule 15): status.nextOrdinal, and one above every
- * ordinal on an Exporter labelled with the set (detached and deleting ones too), a create in flight,
- * or a Lease's `status.exporterRef` — so a lost status never makes a name point at a new instance.
+ * ordinal on an Exporter of the snapshot (owned or labelled; detached and deleting ones too), a create
+ * in flight, or a Lease's `status.exporterRef` — so a lost status never makes a name point at a new
+ * instance.
+ *
+ * A name `generateName` made (upstream's instances, `<set>-` and five characters) can be all digits,
+ * `<set>-24567`: it reads as an ordinal and moves the counter past it, so the name is never issued
+ * again once that instance is gone. That costs at most a jump to 100000 (five digits), harmless.
+ * Names of any other shape move nothing.
  *
  * Only the Exporter a Lease was assigned counts, not the one its spec pins: `status` is written by
  * Jumpstarter alone (a subresource), a pin by anyone who may create Leases, so made-up pins would push
@@ -679,6 +691,15 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
         actions.push({ type: 'SyncConfigSecret', name: view.name });
       }
     }
+  }
+
+  // Rule 6: our labels on owned instances that lack them (adopted ones), not on those leaving.
+  const leavingNames = new Set(leaving.map(({ view }) => view.name));
+  for (const view of world.owned) {
+    if (removed.has(view.name) || leavingNames.has(view.name) || world.inFlight.labelling.has(view.name))
+      continue;
+    const action = labelInstance(view, set, world.revision);
+    if (action) actions.push(action);
   }
 
   // Rule 8: ended Pods replaced in place; leaving instances on their way.

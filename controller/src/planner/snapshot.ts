@@ -13,6 +13,7 @@ import type {
   Exporter,
   ExporterSet,
   Lease,
+  OwnerReference,
   Provisioner,
   VirtualTargetClass,
 } from 'virtual-exporters/internal';
@@ -30,6 +31,10 @@ export interface PodView {
     readonly uid?: string;
     readonly creationTimestamp?: Timestamp;
     readonly deletionTimestamp?: Timestamp;
+    /** Read by adoption (adoption.ts): the labels it lacks are added. */
+    readonly labels?: Readonly<Record<string, string>>;
+    /** Read by adoption: only a Pod its Exporter owns is labelled. */
+    readonly ownerReferences?: readonly OwnerReference[];
   };
   readonly status?: {
     /** Pending, Running, Succeeded, Failed or Unknown. */
@@ -58,12 +63,17 @@ export interface PodView {
 
 /** The fields of an instance's config Secret the planner reads. */
 export interface SecretView {
-  readonly metadata?: { readonly name?: string };
+  readonly metadata?: {
+    readonly name?: string;
+    /** Read by adoption (adoption.ts), as a Pod's. */
+    readonly labels?: Readonly<Record<string, string>>;
+    readonly ownerReferences?: readonly OwnerReference[];
+  };
   /** base64 values, as the API server returns them. */
   readonly data?: Readonly<Record<string, string>>;
 }
 
-/** One Exporter labelled with the set's name, with the objects it owns. */
+/** One Exporter of the set (see `PlannerSnapshot.instances`), with the objects named after it. */
 export interface InstanceSnapshot {
   readonly exporter: Exporter;
   /** The instance Pod (named after the Exporter), if it exists. */
@@ -105,6 +115,7 @@ export interface InFlightCreate {
  * | ReleaseExporter | releasing    | the set's ownerReference gone               |
  * | RenderInstance  | rendering    | the Pod                                     |
  * | DeletePod       | deletingPods | the Pod gone (or another Pod uid)           |
+ * | LabelInstance   | labelling    | the labels on each object patched (or gone) |
  */
 export interface InFlight {
   readonly creating?: readonly InFlightCreate[];
@@ -114,6 +125,7 @@ export interface InFlight {
   readonly releasing?: readonly string[];
   readonly rendering?: readonly string[];
   readonly deletingPods?: readonly string[];
+  readonly labelling?: readonly string[];
 }
 
 export interface PlannerOptions {
@@ -148,8 +160,10 @@ export interface PlannerSnapshot {
   /** The provisioner this controller runs (`--provisioner`); sets of other provisioners are ignored. */
   readonly provisioner: Pick<Provisioner, 'name' | 'validate'>;
   /**
-   * Every Exporter in the set's namespace labelled `exporterset.jumpstarter.dev/name=<set>`, whoever owns
-   * it: the planner tells the set's own instances from detached ones.
+   * Every Exporter in the set's namespace that a set of this name controls (a controller ownerReference,
+   * whatever its labels or name) or that is labelled `exporterset.jumpstarter.dev/name=<set>` (see
+   * membership.ts `concernsSet`): the planner tells the set's own instances (owned by its uid) from
+   * detached ones.
    */
   readonly instances: readonly InstanceSnapshot[];
   /** Every Jumpstarter Lease in the set's namespace; the planner filters them. */

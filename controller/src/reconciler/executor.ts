@@ -21,10 +21,21 @@
  *   before the pass's Exporter deletes, one live Lease list is read; an instance a non-ended Lease
  *   names is skipped (kept), and the Lease event brings the set back with the lease in its cache.
  */
-import { leasedExporterNames, type Action, type CreateExporterAction, type Plan } from '../planner';
-import { jsonPatch, mergePatch, patchSecret } from '../kube/patch';
+import {
+  leasedExporterNames,
+  type Action,
+  type CreateExporterAction,
+  type LabelInstanceAction,
+  type Plan,
+} from '../planner';
+import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
 import type { KubeClients } from '../kube/clients';
-import { DRAIN_FINALIZER, ConditionReasons, type ExporterSet } from 'virtual-exporters/internal';
+import {
+  DRAIN_FINALIZER,
+  ConditionReasons,
+  configSecretName,
+  type ExporterSet,
+} from 'virtual-exporters/internal';
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
 import { apiErrorMessage, isAlreadyExists, isNotFound } from './api-errors';
 import type { Expectations } from './expectations';
@@ -162,6 +173,18 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
         }
         break;
       }
+      case 'LabelInstance':
+        await labelInstance(clients, namespace, action);
+        expectations.expect(key, {
+          kind: 'labelling',
+          name: action.name,
+          labels: {
+            ...(action.exporter ? { exporter: action.exporter } : {}),
+            ...(action.pod ? { pod: action.pod } : {}),
+            ...(action.configSecret ? { configSecret: action.configSecret } : {}),
+          },
+        });
+        break;
       case 'DeletePod':
         try {
           await clients.core.deleteNamespacedPod({
@@ -321,6 +344,35 @@ async function createRendered(
     }
   } catch (error) {
     if (!isAlreadyExists(error)) throw error;
+  }
+}
+
+/**
+ * Adds the missing labels to an adopted instance's Exporter, Pod and config Secret: a merge patch of
+ * `metadata.labels` with only those keys, so nothing else on the objects changes. One that is gone
+ * meanwhile needs no labels.
+ */
+async function labelInstance(
+  clients: KubeClients,
+  namespace: string,
+  action: LabelInstanceAction,
+): Promise<void> {
+  const patchOf = (labels: Readonly<Record<string, string>>) => mergePatch({ metadata: { labels } });
+  const ignoreNotFound = async (write: () => Promise<unknown>): Promise<void> => {
+    try {
+      await write();
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  };
+  const { exporter, pod, configSecret } = action;
+  if (exporter)
+    await ignoreNotFound(() => clients.exporters.patch(namespace, action.name, patchOf(exporter)));
+  if (pod) await ignoreNotFound(() => patchPod(clients.core, namespace, action.name, patchOf(pod)));
+  if (configSecret) {
+    await ignoreNotFound(() =>
+      patchSecret(clients.core, namespace, configSecretName(action.name), patchOf(configSecret)),
+    );
   }
 }
 

@@ -20,6 +20,12 @@ export interface Expectation {
   readonly standby?: boolean;
   /** DeletePod: the uid of the Pod deleted, so its replacement counts as the effect. */
   readonly podUid?: string;
+  /** LabelInstance: the labels patched onto each object, seen when the cache shows them. */
+  readonly labels?: {
+    readonly exporter?: Readonly<Record<string, string>>;
+    readonly pod?: Readonly<Record<string, string>>;
+    readonly configSecret?: Readonly<Record<string, string>>;
+  };
   readonly at: number;
 }
 
@@ -63,6 +69,7 @@ export class Expectations {
       releasing: [],
       rendering: [],
       deletingPods: [],
+      labelling: [],
     };
     const creating: InFlightCreate[] = [];
     for (const entry of this.bySet.get(key)?.values() ?? []) {

@@ -2,23 +2,31 @@
  * Informer events → ExporterSet keys (SPEC §3 runtime). Handlers decide nothing: they only say which
  * sets to look at again, and the pass reads the current state (level-triggered).
  *
+ * Ownership first, the label as a hint (membership.ts, SPEC §3.16):
  * - a set: itself;
- * - Exporters, Pods and config Secrets: the set named by their `exporterset.jumpstarter.dev/name` label;
- * - an Exporter's credential Secret: the set of the Exporter that owns it;
+ * - an Exporter: the set that controls it (its controller ownerReference), else the set its
+ *   `exporterset.jumpstarter.dev/name` label names — both when they differ (an instance moved by hand);
+ * - a Pod or a Secret (config or credential): the set of the Exporter that owns it, else its set label;
  * - a Jumpstarter Lease: every set of its namespace it concerns (`leaseConcernsSet`: its selector
- *   selects the set's template labels, or it names one of the set's instances), and the set labelled
- *   on the Exporter it names;
+ *   selects the set's template labels, or it names one of the set's instances), and the set of the
+ *   Exporter it names;
  * - a VirtualTargetClass: every set of its namespace that uses it.
  */
 import {
-  Labels,
   type Exporter,
   type ExporterSet,
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import type { ResourceInformer, WireObject } from '../kube/informer';
-import { leaseConcernsSet, nameOf } from '../planner';
+import {
+  controllingSetName,
+  labelledSetName,
+  leaseConcernsSet,
+  nameOf,
+  owningExporterName,
+  type OwnedMetadata,
+} from '../planner';
 import { objectKey } from '../queue/object-key';
 import type { SnapshotCaches } from './snapshot';
 
@@ -33,29 +41,35 @@ export interface HandlerInformers {
 
 const EVENTS = ['add', 'update', 'delete'] as const;
 
-function labelledSet(object: WireObject): string | undefined {
-  const namespace = object.metadata?.namespace;
-  const name = object.metadata?.labels?.[Labels.exporterSetName];
+function keyOf(namespace: string | undefined, name: string | undefined): string | undefined {
   return namespace && name ? objectKey({ namespace, name }) : undefined;
 }
 
+/** The keys of an Exporter's sets: the controlling one, and the labelled one when it differs. */
+export function setsOfExporter(exporter: WireObject): string[] {
+  const namespace = exporter.metadata?.namespace;
+  const names = new Set(
+    [controllingSetName(exporter as OwnedMetadata), labelledSetName(exporter as OwnedMetadata)].filter(
+      (name): name is string => name !== undefined,
+    ),
+  );
+  return [...names].map((name) => keyOf(namespace, name)).filter((key): key is string => key !== undefined);
+}
+
 /**
- * The set of a Secret: a config Secret carries the set label; an Exporter's credential Secret
- * (Jumpstarter's, unlabelled) is owned by the Exporter, whose label names the set — so a rotated token
- * reaches the instance's config at once, not at the set's next unrelated event.
+ * The sets of a Pod or a Secret: those of the Exporter that owns it (an instance's Pod and config
+ * Secret, Jumpstarter's credential Secret `<exporter>-exporter`, whatever their labels — so a rotated
+ * token reaches the instance's config at once, not at the set's next unrelated event), else the set its
+ * label names.
  */
-export function setOfSecret(
-  secret: WireObject,
-  caches: Pick<SnapshotCaches, 'exporters'>,
-): string | undefined {
-  const labelled = labelledSet(secret);
-  if (labelled) return labelled;
-  const namespace = secret.metadata?.namespace;
-  const owners = (secret.metadata as { ownerReferences?: { kind?: string; name?: string }[] } | undefined)
-    ?.ownerReferences;
-  const owner = owners?.find((o) => o.kind === 'Exporter' && typeof o.name === 'string');
-  const exporter = namespace && owner?.name ? caches.exporters.get(namespace, owner.name) : undefined;
-  return exporter ? labelledSet(exporter) : undefined;
+export function setsOfOwnedObject(object: WireObject, caches: Pick<SnapshotCaches, 'exporters'>): string[] {
+  const namespace = object.metadata?.namespace;
+  const ownerName = owningExporterName(object as OwnedMetadata);
+  const exporter = namespace && ownerName ? caches.exporters.get(namespace, ownerName) : undefined;
+  const keys = exporter ? setsOfExporter(exporter) : [];
+  if (keys.length > 0) return keys;
+  const labelled = keyOf(namespace, labelledSetName(object as OwnedMetadata));
+  return labelled ? [labelled] : [];
 }
 
 /** The keys of the sets a Lease concerns. */
@@ -71,8 +85,7 @@ export function setsOfLease(
   }
   for (const name of [nameOf(lease.status?.exporterRef), nameOf(lease.spec?.exporterRef)]) {
     const exporter = name ? caches.exporters.get(namespace, name) : undefined;
-    const key = exporter ? labelledSet(exporter) : undefined;
-    if (key) keys.add(key);
+    for (const key of exporter ? setsOfExporter(exporter) : []) keys.add(key);
   }
   return [...keys];
 }
@@ -94,16 +107,10 @@ export function registerHandlers(informers: HandlerInformers, enqueue: (key: str
       const { namespace, name } = set.metadata ?? {};
       if (namespace && name) enqueue(objectKey({ namespace, name }));
     });
-    for (const owned of [informers.exporters, informers.pods] as ResourceInformer<WireObject>[]) {
-      owned.on(event, (object) => {
-        const key = labelledSet(object);
-        if (key) enqueue(key);
-      });
+    informers.exporters.on(event, (exporter) => setsOfExporter(exporter).forEach(enqueue));
+    for (const owned of [informers.pods, informers.secrets]) {
+      owned.on(event, (object) => setsOfOwnedObject(object, informers).forEach(enqueue));
     }
-    informers.secrets.on(event, (secret) => {
-      const key = setOfSecret(secret, informers);
-      if (key) enqueue(key);
-    });
     informers.leases.on(event, (lease) => setsOfLease(lease, informers).forEach(enqueue));
     informers.virtualTargetClasses.on(event, (cls) => setsOfClass(cls, informers).forEach(enqueue));
   }

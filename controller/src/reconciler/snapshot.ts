@@ -1,9 +1,9 @@
 /**
  * Builds the planner's snapshot of one ExporterSet from the informer caches (see the planner's
  * snapshot.ts for the freshness contract): the set with the newest known status, its class, the
- * Exporters labelled with the set and the Pods and config Secrets named after them, the namespace's
- * Leases, the expectations in flight, and the config Secret data of each live instance whose config
- * Secret does not hold it.
+ * Exporters it controls or that carry its label (membership.ts) and the Pods and config Secrets named
+ * after them, the namespace's Leases, the expectations in flight, and the config Secret data of each
+ * live instance whose config Secret does not hold it.
  *
  * The credential Secrets `<exporter>-exporter` are Jumpstarter's; the Secret cache keeps them (see
  * `keepSecret`), so tokens are read from memory. The CA bundle ConfigMap is read with a GET when a pass
@@ -39,9 +39,10 @@ import {
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import { cachedSecretDigest, secretDataDigest, type CachedSecret } from '../kube/cache-views';
-import type { CacheView } from '../kube/informer';
+import type { CacheView, WireObject } from '../kube/informer';
 import type { PodObject, SecretObject } from '../kube/wire';
 import {
+  concernsSet,
   isOwnedBy,
   type InstanceSnapshot,
   type PlannerOptions,
@@ -208,6 +209,19 @@ function observed(entry: Expectation, set: ExporterSet, namespace: string, cache
       return exporter === undefined || pod !== undefined;
     case 'deletingPods':
       return pod === undefined || (entry.podUid !== undefined && pod.metadata?.uid !== entry.podUid);
+    case 'labelling': {
+      if (exporter === undefined || exporter.metadata?.deletionTimestamp !== undefined) return true;
+      const secret = caches.secrets.get(namespace, configSecretName(entry.name));
+      const shows = (object: WireObject | undefined, labels: Readonly<Record<string, string>> | undefined) =>
+        labels === undefined ||
+        object === undefined ||
+        Object.entries(labels).every(([key, value]) => object.metadata?.labels?.[key] === value);
+      return (
+        shows(exporter, entry.labels?.exporter) &&
+        shows(pod, entry.labels?.pod) &&
+        shows(secret, entry.labels?.configSecret)
+      );
+    }
   }
 }
 
@@ -230,7 +244,9 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
 
   const className = set.spec?.virtualTargetClassName;
   const cls = className ? caches.virtualTargetClasses.get(namespace, className) : undefined;
-  const exporters = caches.exporters.byLabel(Labels.exporterSetName, name, namespace);
+  // Ownership first (SPEC §3.16): the Exporters a set of this name controls, whatever their labels,
+  // and those labelled with it (detached ones, whose names stay taken).
+  const exporters = caches.exporters.list(namespace).filter((e) => concernsSet(e, set));
   const byName = new Map(exporters.map((e) => [e.metadata?.name ?? '', e]));
 
   const tokenOf = (exporter: Exporter): string | undefined => {

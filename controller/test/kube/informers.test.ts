@@ -1,12 +1,13 @@
 /**
  * The controller's informers against the test cluster, through client-node: every kind's cache
- * follows creates, updates and deletes; Exporters, Pods and Secrets are filtered by the set label;
+ * follows creates, updates and deletes; Exporters are kept when a set controls them or they carry the
+ * set label, Pods are filtered by the set label, Secrets kept when labelled or owned by an Exporter;
  * per-namespace watching sees only its namespaces; the caches converge through a forced 410, clean
  * and abrupt watch drops and failing lists (which stop a bare client-node informer for good); and
  * `stop()` leaves nothing open.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
+import { API_VERSION, JUMPSTARTER_API_VERSION, Labels, type Exporter } from 'virtual-exporters/internal';
 import { createClients, type KubeClients } from '../../src/kube/clients';
 import { createInformers, type ControllerInformers } from '../../src/kube/informers';
 import type { InformerErrorContext } from '../../src/kube/informer';
@@ -153,6 +154,45 @@ describe('informers › label filtering and namespaces', () => {
       mergePatch({ metadata: { labels: { [Labels.exporterSetName]: null } } }),
     );
     await eventually(() => expect(informers.exporters.list()).toEqual([]));
+  });
+
+  it('keep the Exporters a set controls whatever their labels, and drop them once they are neither', async () => {
+    const api = admin();
+    const { informers } = start('owned', ['outside']);
+    await informers.synced;
+    const deleted: (string | undefined)[] = [];
+    informers.exporters.on('delete', (e) =>
+      deleted.push((e.metadata as { ownerReferences?: { name?: string }[] }).ownerReferences?.[0]?.name),
+    );
+    // A real owner: the garbage collector deletes what a missing owner owned.
+    const set = await api.exporterSets.create('outside', exporterSet('upstream'));
+    const owner = {
+      apiVersion: API_VERSION,
+      kind: 'ExporterSet',
+      name: 'upstream',
+      uid: set.metadata!.uid!,
+      controller: true,
+    };
+    // As upstream's controller makes them: generateName, the template labels only, a controller owner.
+    const made = await api.exporters.create('outside', {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: 'Exporter',
+      metadata: { generateName: 'upstream-', labels: { pool: 'upstream' }, ownerReferences: [owner] },
+      spec: {},
+    } as Exporter);
+    const name = made.metadata!.name!;
+    // Owned, but not as a controller: not an instance of anything.
+    await api.exporters.create('outside', {
+      ...exporter('bystander'),
+      metadata: { name: 'bystander', ownerReferences: [{ ...owner, controller: false }] },
+    } as Exporter);
+    await eventually(() => expect(names(informers.exporters.list('outside'))).toEqual([name]));
+    expect(informers.exporters.get('outside', name)?.metadata.labels).toEqual({ pool: 'upstream' });
+
+    await api.exporters.patch('outside', name, mergePatch({ metadata: { ownerReferences: [] } }));
+    await eventually(() => expect(informers.exporters.list('outside')).toEqual([]));
+    // The handlers see the last version they knew: whose set to tell.
+    expect(deleted).toEqual(['upstream']);
   });
 
   it('watch only the given namespaces, one watch each, and answer per namespace', async () => {

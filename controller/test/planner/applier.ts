@@ -86,6 +86,25 @@ export function applyPlan(snapshot: PlannerSnapshot, result: Plan): PlannerSnaps
           configSecret: { data: { ...(i.desiredConfigSecretData ?? i.configSecret?.data ?? {}) } },
         }));
         break;
+      case 'LabelInstance': {
+        const labelled = <T extends { metadata?: { labels?: Readonly<Record<string, string>> } }>(
+          object: T | undefined,
+          labels: Readonly<Record<string, string>> | undefined,
+        ): T | undefined =>
+          object && labels
+            ? {
+                ...object,
+                metadata: { ...object.metadata, labels: { ...object.metadata?.labels, ...labels } },
+              }
+            : object;
+        update(action.name, (i) => ({
+          ...i,
+          exporter: labelled(i.exporter, action.exporter)!,
+          ...(i.pod ? { pod: labelled(i.pod, action.pod) } : {}),
+          ...(i.configSecret ? { configSecret: labelled(i.configSecret, action.configSecret) } : {}),
+        }));
+        break;
+      }
       case 'DeletePod':
         update(action.name, (i) => {
           const { pod: _pod, ...rest } = i;

@@ -321,3 +321,71 @@ export function namesOf(plan: Plan, type: Exclude<ActionType, 'AddFinalizer' | '
 export function conditionOf(plan: Plan, type: string): Condition | undefined {
   return plan.status?.conditions?.find((c) => c.type === type);
 }
+
+/**
+ * An instance made the way upstream's controller makes one (INTEROP §1.3): named by `generateName`
+ * (`pool-<suffix>`), controller-owned by the set, the template labels only (no set label, no revision,
+ * no ordinal annotation); its Pod labelled with the set and owned by the Exporter; its config Secret
+ * owned by the Exporter, unlabelled. `shape` and `options` as for {@link instance}.
+ */
+export function adoptedInstance(
+  suffix: string,
+  shape: Shape,
+  options: InstanceOptions = {},
+): InstanceSnapshot {
+  const base = instance(0, shape, options);
+  const name = `${SET}-${suffix}`;
+  const uid = `uid-${name}`;
+  const ownedByExporter = [
+    { apiVersion: JUMPSTARTER_API_VERSION, kind: 'Exporter', name, uid, controller: true },
+  ];
+  const {
+    [Labels.exporterSetName]: _set,
+    [Labels.templateRevision]: _revision,
+    ...kept
+  } = base.exporter.metadata?.labels ?? {};
+  const exporter: Exporter = {
+    ...base.exporter,
+    metadata: {
+      ...base.exporter.metadata,
+      name,
+      uid,
+      labels: { ...kept, ...(options.revision ? { [Labels.templateRevision]: options.revision } : {}) },
+      annotations: Object.fromEntries(
+        Object.entries(base.exporter.metadata?.annotations ?? {}).filter(
+          ([key]) => key !== Annotations.ordinal,
+        ),
+      ),
+    },
+    status: {
+      ...base.exporter.status,
+      ...(base.exporter.status?.credential ? { credential: { name: `${name}-exporter` } } : {}),
+    },
+  };
+  return {
+    ...base,
+    exporter,
+    ...(base.pod
+      ? {
+          pod: {
+            ...base.pod,
+            metadata: {
+              ...base.pod.metadata,
+              name,
+              uid: `pod-${name}`,
+              labels: { ...TEMPLATE_LABELS, [Labels.exporterSetName]: SET },
+              ownerReferences: ownedByExporter,
+            },
+          },
+        }
+      : {}),
+    ...(base.configSecret
+      ? {
+          configSecret: {
+            ...base.configSecret,
+            metadata: { name: `exporter-config-${name}`, ownerReferences: ownedByExporter },
+          },
+        }
+      : {}),
+  };
+}

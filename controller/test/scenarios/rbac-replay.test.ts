@@ -1,13 +1,19 @@
 /**
  * Scenario 19, RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
- * leader election, a warm pool, a lease and its recycle in place, a crashed Pod replaced, a rotated
- * token re-synced, a scale-down, and the set's deletion — then every request the test cluster
+ * leader election, a warm pool, a Pod that lost its revision label (labelled again), a lease and its
+ * recycle in place, a crashed Pod replaced, a rotated token re-synced, a scale-down, and the set's
+ * deletion — then every request the test cluster
  * recorded for the identity `controller` must be allowed by the installer's rules
  * (`CONTROLLER_RULES` + `LEADER_ELECTION_RULES`), and every verb those rules grant must have been
  * used (least privilege: a grant nobody uses is a grant to remove).
  */
 import { describe, expect, it } from '@jest/globals';
-import { CONTROLLER_RULES, LEADER_ELECTION_RULES, type ControllerRule } from 'virtual-exporters/internal';
+import {
+  CONTROLLER_RULES,
+  LEADER_ELECTION_RULES,
+  Labels,
+  type ControllerRule,
+} from 'virtual-exporters/internal';
 import type { CounterEntry } from '../../src/testing/counters';
 import {
   CONTROLLER,
@@ -68,6 +74,17 @@ describe('scenario 19: RBAC replay', () => {
       recycleStrategy: 'InPlaceReuse',
     });
     await until('the pool', () => status()?.availableReplicas === 2);
+
+    // An instance's Pod without the revision label (as upstream's controller leaves them): labelled.
+    const podsResource = cluster.registry.get('', 'v1', 'pods')!;
+    const [first] = instancesOf(cluster, 'rbac');
+    cluster.store.patch(podsResource, NS, first.metadata!.name!, 'merge', {
+      metadata: { labels: { [Labels.templateRevision]: null } },
+    });
+    await until(
+      'the Pod labelled again',
+      () => cluster.counters.total({ identity: CONTROLLER, verb: 'patch', resource: 'pods' }) > 0,
+    );
 
     // A lease served and released (InPlaceReuse: the instance returns).
     leases.create({

@@ -237,3 +237,19 @@ export async function writesWhenSettled(
   );
   return writes() - before;
 }
+
+/**
+ * The Exporters a set controls (a controller ownerReference with its uid), whatever their labels, not
+ * being deleted: a set's instances as SPEC §3.16 defines them.
+ */
+export function ownedInstancesOf(cluster: TestCluster, set: string): Exporter[] {
+  const uid = getSet(cluster, set)?.metadata?.uid;
+  const rt = resource(cluster, 'jumpstarter.dev', 'exporters');
+  return (cluster.store.list(rt, NS).items as unknown as Exporter[]).filter(
+    (e) =>
+      !e.metadata?.deletionTimestamp &&
+      (e.metadata?.ownerReferences ?? []).some(
+        (ref) => ref.controller === true && ref.kind === 'ExporterSet' && ref.name === set && ref.uid === uid,
+      ),
+  );
+}
