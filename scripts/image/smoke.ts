@@ -8,7 +8,16 @@
  * Every failure throws with the container's log.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { CustomObjectsApi } from '@kubernetes/client-node';
@@ -32,7 +41,8 @@ const INSTALL_NAMESPACE = 'jumpstarter';
 const POOL_NAMESPACE = 'lab';
 const POOL = 'smoke';
 const AVAILABLE = 2;
-const KUBECONFIG_IN_CONTAINER = '/var/run/exporter-set-controller/kubeconfig';
+// Not under /run (/var/run links there): buildah mounts a fresh tmpfs on it, hiding the bind mount.
+const KUBECONFIG_IN_CONTAINER = '/etc/exporter-set-controller/kubeconfig';
 /** The uid the installer's Deployment runs the container as (runAsUser). */
 const EXPECTED_UID = '65532';
 const READY_TIMEOUT_MS = 60_000;
@@ -61,17 +71,10 @@ export async function smokeTest(reference: string, log: (line: string) => void):
     );
   }
   const image = localReference(reference);
-  const config = JSON.parse(
-    run('buildah', [
-      ...BUILDAH_GLOBAL,
-      'inspect',
-      '--type',
-      'image',
-      '--format',
-      '{{json .OCIv1.Config}}',
-      image,
-    ]),
-  ) as ImageConfig;
+  const inspected = JSON.parse(run('buildah', [...BUILDAH_GLOBAL, 'inspect', '--type', 'image', image])) as {
+    OCIv1?: { config?: ImageConfig };
+  };
+  const config = inspected.OCIv1?.config ?? {};
   const entrypoint = config.Entrypoint ?? [];
   if (entrypoint.length === 0) throw new Error(`the image ${image} has no ENTRYPOINT to run.`);
 
@@ -128,6 +131,7 @@ export async function smokeTest(reference: string, log: (line: string) => void):
         ...entrypoint,
         ...args,
       ],
+      entrypoint,
       logFile,
     );
     const health = `http://127.0.0.1:${healthPort}`;
@@ -245,11 +249,14 @@ async function poolState(cluster: TestCluster): Promise<{ set: ExporterSet; onli
 interface Controller {
   readonly exited: Promise<number | null>;
   readonly running: () => boolean;
-  /** SIGTERM to `buildah run` (which passes it on), SIGKILL to its group after `graceMs`. */
+  /**
+   * SIGTERM to the controller's own process (a Pod's container gets it there; `buildah run` would
+   * SIGKILL its command instead of passing SIGTERM on), SIGKILL to the whole group after `graceMs`.
+   */
   stop(graceMs: number): Promise<number | null>;
 }
 
-function startController(buildahArgs: string[], logFile: string): Controller {
+function startController(buildahArgs: string[], entrypoint: readonly string[], logFile: string): Controller {
   const out = openSync(logFile, 'w');
   // Its own process group, so a hung run is killed with everything it started.
   const child = spawn('buildah', buildahArgs, { stdio: ['ignore', out, out], detached: true });
@@ -263,15 +270,18 @@ function startController(buildahArgs: string[], logFile: string): Controller {
     });
   });
   exited.catch(() => undefined);
+  const killGroup = () => {
+    if (!done && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  };
   return {
     exited,
     running: () => !done,
     async stop(graceMs) {
       if (done) return exited;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => {
-        if (!done && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      }, graceMs);
+      const main = child.pid === undefined ? undefined : findDescendant(child.pid, entrypoint);
+      if (main === undefined) killGroup();
+      else process.kill(main, 'SIGTERM');
+      const timer = setTimeout(killGroup, graceMs);
       try {
         return await exited;
       } finally {
@@ -279,6 +289,31 @@ function startController(buildahArgs: string[], logFile: string): Controller {
       }
     },
   };
+}
+
+/** The pid of a process under `root` (Linux /proc) whose command line is `command…`. */
+function findDescendant(root: number, command: readonly string[]): number | undefined {
+  const parents = new Map<number, number>();
+  const commands = new Map<number, string[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // `pid (comm) state ppid …`; comm may hold spaces and parentheses.
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      commands.set(Number(entry), readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0'));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const isUnderRoot = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  for (const [pid, argv] of commands) {
+    if (command.every((part, i) => argv[i] === part) && isUnderRoot(pid)) return pid;
+  }
+  return undefined;
 }
 
 async function waitFor(
