@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { imageExists } from './base';
 import { run } from './command';
 import { BUILDAH_GLOBAL, DOCKERFILE, ISOLATION, REPO_ROOT, WORK_DIR, localReference } from './settings';
 
@@ -43,6 +44,10 @@ export function trustVolumes(): string[] {
 
 /** Builds the controller image as `reference` on `nodeBase` (pulled only when `pull`). */
 export function buildControllerImage(reference: string, nodeBase: string, pull: boolean): void {
+  // The previous build of this tag would stay behind untagged, one more copy in the vfs storage per run.
+  if (imageExists(localReference(reference))) {
+    run('buildah', [...BUILDAH_GLOBAL, 'rmi', '--force', localReference(reference)]);
+  }
   run(
     'buildah',
     [
