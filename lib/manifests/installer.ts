@@ -3,7 +3,13 @@ import { jumpstarterCrds, ourCrds } from '../crds';
 import { compact } from './compact';
 import { CONTROLLER_RULES, LEADER_ELECTION_RULES, toPolicyRules } from './rbac';
 
-export const DEFAULT_CONTROLLER_IMAGE = 'ghcr.io/virtual-exporters/exporter-set-controller:0.1.0';
+/**
+ * The image controller/README.md tells you to build from this version's controller/Dockerfile
+ * (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`). No registry serves it:
+ * load it into the cluster's nodes (e.g. `kind load docker-image`), or push it to your registry and
+ * set `image`. Its tag is the package's version (a unit test checks both agree).
+ */
+export const DEFAULT_CONTROLLER_IMAGE = 'exporter-set-controller:0.1.0';
 export const DEFAULT_INSTALL_NAMESPACE = 'jumpstarter';
 export const CONTROLLER_NAME = 'exporter-set-controller';
 export const METRICS_PORT = 8080;
@@ -39,7 +45,13 @@ export interface ExporterSetControllerInput {
   readonly provisioners?: readonly string[];
   /** Namespaces to reconcile; namespaced Roles there. Absent: all namespaces, with a ClusterRole. */
   readonly watchNamespaces?: readonly string[];
+  /**
+   * The controller image. @default "exporter-set-controller:0.1.0" — the image controller/README.md
+   * says how to build (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`);
+   * it must be on the nodes, so usually set this to where you pushed it.
+   */
   readonly image?: string;
+  /** @default "IfNotPresent" */
   readonly imagePullPolicy?: 'Always' | 'Never' | 'IfNotPresent';
   /** Replicas per Deployment; more than one needs leader election. @default 1 */
   readonly replicas?: number;

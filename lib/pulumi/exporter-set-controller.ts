@@ -24,7 +24,11 @@ export interface ExporterSetControllerArgs {
   readonly provisioners?: readonly string[];
   /** Namespaces to reconcile, with a Role in each. @default all namespaces, with a ClusterRole */
   readonly watchNamespaces?: readonly string[];
-  /** @default the controller image of this library's version */
+  /**
+   * The controller image. @default "exporter-set-controller:0.1.0" — the image controller/README.md
+   * says how to build (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`);
+   * it must be on the nodes, so usually set this to where you pushed it.
+   */
   readonly image?: pulumi.Input<string>;
   /** @default "IfNotPresent" */
   readonly imagePullPolicy?: pulumi.Input<'Always' | 'Never' | 'IfNotPresent'>;
