@@ -4,8 +4,8 @@ import { compact } from './compact';
 import { CONTROLLER_RULES, LEADER_ELECTION_RULES, toPolicyRules } from './rbac';
 
 /**
- * The image controller/README.md tells you to build from this version's controller/Dockerfile
- * (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`). No registry serves it:
+ * The image the repository's controller guide ("Container image") tells you to build from this
+ * version's controller/Dockerfile (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`). No registry serves it:
  * load it into the cluster's nodes (e.g. `kind load docker-image`), or push it to your registry and
  * set `image`. Its tag is the package's version (a unit test checks both agree).
  */
@@ -46,8 +46,8 @@ export interface ExporterSetControllerInput {
   /** Namespaces to reconcile; namespaced Roles there. Absent: all namespaces, with a ClusterRole. */
   readonly watchNamespaces?: readonly string[];
   /**
-   * The controller image. @default "exporter-set-controller:0.1.0" — the image controller/README.md
-   * says how to build (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`);
+   * The controller image. @default "exporter-set-controller:0.1.0" — the image the repository's
+   * controller guide ("Container image") says how to build (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`);
    * it must be on the nodes, so usually set this to where you pushed it.
    */
   readonly image?: string;

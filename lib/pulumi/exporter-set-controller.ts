@@ -25,8 +25,8 @@ export interface ExporterSetControllerArgs {
   /** Namespaces to reconcile, with a Role in each. @default all namespaces, with a ClusterRole */
   readonly watchNamespaces?: readonly string[];
   /**
-   * The controller image. @default "exporter-set-controller:0.1.0" — the image controller/README.md
-   * says how to build (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`);
+   * The controller image. @default "exporter-set-controller:0.1.0" — the image the repository's
+   * controller guide ("Container image") says how to build (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`);
    * it must be on the nodes, so usually set this to where you pushed it.
    */
   readonly image?: pulumi.Input<string>;
