@@ -7,10 +7,13 @@
  * filtered by label on the server. They are watched unfiltered and kept in the cache only when an
  * ExporterSet controls them or they carry the set label (`keepExporter`: detached instances keep the
  * label); Jumpstarter's other Exporters (hardware, other controllers') are dropped as they arrive.
- * Pods: every instance Pod carries `exporterset.jumpstarter.dev/name` — ours and upstream's alike
- * (INTEROP §1.3) — so Pods keep that label as a server-side filter (`exists`): a busy cluster's other
- * Pods never reach the controller at all. Sets, classes and Leases cannot be filtered (Leases are
- * labelled by their clients).
+ * Pods: an instance's Pod is the one its Exporter owns, whatever its labels. Ours and upstream's carry
+ * `exporterset.jumpstarter.dev/name`, but an adopted instance's Pod may not (made by another version,
+ * or relabelled by hand); unseen, it would look missing and the controller would try to create it again
+ * at every expectation timeout. So Pods are watched unfiltered and kept only when labelled with a set
+ * or owned by a Jumpstarter Exporter (`keepPod`); every other Pod is dropped as it arrives (it costs
+ * watch traffic, not memory). Sets, classes and Leases cannot be filtered (Leases are labelled by
+ * their clients).
  *
  * Secrets: the config Secrets carry our label, but the Exporter credential Secrets `<exporter>-exporter`
  * are created by Jumpstarter without it, and the controller needs their tokens to render and to re-sync
@@ -54,13 +57,8 @@ export { podCacheView, withoutManagedFields } from './cache-views';
 export type InformerName =
   'exporterSets' | 'virtualTargetClasses' | 'exporters' | 'leases' | 'pods' | 'secrets';
 
-/** `exporterset.jumpstarter.dev/name` exists: everything an ExporterSet created. */
-export const OWNED_BY_A_SET_SELECTOR = Labels.exporterSetName;
-
 /** The label filter of each informer unless overridden; absent: unfiltered. */
-export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {
-  pods: OWNED_BY_A_SET_SELECTOR,
-};
+export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {};
 
 /** The Exporters the controller keeps: those an ExporterSet controls, and those labelled with a set. */
 export function keepExporter(exporter: WireObject): boolean {
@@ -80,15 +78,23 @@ export function keepExporter(exporter: WireObject): boolean {
   );
 }
 
-/** The Secrets the controller keeps: ours (labelled) and those an Exporter owns (its credential). */
-export function keepSecret(secret: WireObject): boolean {
-  const metadata = secret.metadata as
+/** Labelled with a set, or owned by a Jumpstarter Exporter. */
+function labelledOrOwnedByExporter(object: WireObject): boolean {
+  const metadata = object.metadata as
     (WireObject['metadata'] & { ownerReferences?: { apiVersion?: string; kind?: string }[] }) | undefined;
   if (metadata?.labels?.[Labels.exporterSetName] !== undefined) return true;
-  return (metadata?.ownerReferences ?? []).some(
-    (ref) => ref.kind === 'Exporter' && ref.apiVersion?.split('/')[0] === JUMPSTARTER_GROUP,
+  const refs = metadata?.ownerReferences;
+  return (
+    Array.isArray(refs) &&
+    refs.some((ref) => ref?.kind === 'Exporter' && ref.apiVersion?.split('/')[0] === JUMPSTARTER_GROUP)
   );
 }
+
+/** The Secrets the controller keeps: ours (labelled) and those an Exporter owns (its credential). */
+export const keepSecret = labelledOrOwnedByExporter;
+
+/** The Pods the controller keeps: ours (labelled) and those an Exporter owns (an adopted instance's). */
+export const keepPod = labelledOrOwnedByExporter;
 
 /** The transform of each informer (cache-views.ts). */
 const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => WireObject>> = {
@@ -103,6 +109,7 @@ const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => W
 /** Client-side filters of the informers that have one. */
 const DEFAULT_KEEP: Readonly<Partial<Record<InformerName, (object: WireObject) => boolean>>> = {
   exporters: keepExporter,
+  pods: keepPod,
   secrets: keepSecret,
 };
 

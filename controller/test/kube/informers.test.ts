@@ -1,12 +1,13 @@
 /**
  * The controller's informers against the test cluster, through client-node: every kind's cache
  * follows creates, updates and deletes; Exporters are kept when a set controls them or they carry the
- * set label, Pods are filtered by the set label, Secrets kept when labelled or owned by an Exporter;
+ * set label, Pods and Secrets kept when labelled or owned by an Exporter;
  * per-namespace watching sees only its namespaces; the caches converge through a forced 410, clean
  * and abrupt watch drops and failing lists (which stop a bare client-node informer for good); and
  * `stop()` leaves nothing open.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { API_VERSION, JUMPSTARTER_API_VERSION, Labels, type Exporter } from 'virtual-exporters/internal';
 import { createClients, type KubeClients } from '../../src/kube/clients';
 import { createInformers, type ControllerInformers } from '../../src/kube/informers';
@@ -193,6 +194,52 @@ describe('informers › label filtering and namespaces', () => {
     await eventually(() => expect(informers.exporters.list('outside')).toEqual([]));
     // The handlers see the last version they knew: whose set to tell.
     expect(deleted).toEqual(['upstream']);
+  });
+
+  it('keep the Pods an Exporter owns whatever their labels, and drop them once they are neither', async () => {
+    const api = admin();
+    const { informers } = start('pods', ['outside']);
+    await informers.synced;
+    const owner = await api.exporters.create('outside', exporter('adopted-pod-owner'));
+    const ownerRef = {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: 'Exporter',
+      name: 'adopted-pod-owner',
+      uid: owner.metadata!.uid!,
+      controller: true,
+    };
+    // An adopted instance's Pod without the set label, beside a Pod of nobody's and one a Deployment owns.
+    await api.core.createNamespacedPod({
+      namespace: 'outside',
+      body: {
+        ...pod('adopted-pod-owner'),
+        metadata: { name: 'adopted-pod-owner', ownerReferences: [ownerRef] },
+      },
+    });
+    await api.core.createNamespacedPod({ namespace: 'outside', body: pod('nobodys') });
+    await api.core.createNamespacedPod({
+      namespace: 'outside',
+      body: {
+        ...pod('app'),
+        metadata: {
+          name: 'app',
+          ownerReferences: [
+            { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'app', uid: 'u-1', controller: true },
+          ],
+        },
+      },
+    });
+    const cached = () =>
+      names(informers.pods.list('outside')).filter((n) =>
+        ['adopted-pod-owner', 'nobodys', 'app'].includes(n ?? ''),
+      );
+    await eventually(() => expect(cached()).toEqual(['adopted-pod-owner']));
+
+    await api.core.patchNamespacedPod(
+      { name: 'adopted-pod-owner', namespace: 'outside', body: { metadata: { ownerReferences: [] } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    await eventually(() => expect(cached()).toEqual([]));
   });
 
   it('watch only the given namespaces, one watch each, and answer per namespace', async () => {

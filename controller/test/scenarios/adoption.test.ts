@@ -66,7 +66,7 @@ const online = (exporter: Exporter | undefined) =>
  * template labels), then — once Jumpstarter issued its credential — its config Secret and Pod, owned by
  * the Exporter; the Pod labelled with the set, the Secret not labelled.
  */
-async function upstreamInstance(cluster: TestCluster): Promise<string> {
+async function upstreamInstance(cluster: TestCluster, podLabelled = true): Promise<string> {
   const set = getSet(cluster, SET)!;
   const made = cluster.store.create(rt(cluster, 'jumpstarter.dev', 'v1alpha1', 'exporters'), NS, {
     apiVersion: JUMPSTARTER_API_VERSION,
@@ -113,7 +113,11 @@ async function upstreamInstance(cluster: TestCluster): Promise<string> {
       cluster.store.create(rt(cluster, '', 'v1', 'secrets'), NS, { ...object, metadata });
     } else {
       expect(object.metadata.labels).toEqual({ ...TEMPLATE_LABELS, [Labels.exporterSetName]: SET });
-      cluster.store.create(rt(cluster, '', 'v1', 'pods'), NS, object);
+      const labels = podLabelled ? object.metadata.labels : { ...TEMPLATE_LABELS };
+      cluster.store.create(rt(cluster, '', 'v1', 'pods'), NS, {
+        ...object,
+        metadata: { ...object.metadata, labels },
+      });
     }
   }
   return name;
@@ -244,5 +248,43 @@ describe('adoption: taking over instances upstream made', () => {
     leases.release(NS, last);
     await until('the set gone', () => getSet(cluster, SET) === undefined);
     await until('its instances gone', () => exporterOf(cluster, idle) === undefined);
+  });
+
+  it('finds an adopted instance by its owner even when its Pod lacks the set label, and labels it', async () => {
+    const scenario = await startScenario({ speedUp: 20 });
+    const { cluster } = scenario;
+    await scenario.manager.stop();
+    createClass(cluster);
+    createSet(cluster, SET, {
+      minReplicas: 1,
+      minAvailableReplicas: 1,
+      maxReplicas: 2,
+      scaleDownCooldown: '1h',
+    });
+    // Made by another version, or relabelled by hand: the Pod carries the template labels only.
+    const name = await upstreamInstance(cluster, false);
+    await until(`${name} online`, () => online(exporterOf(cluster, name)), 30_000);
+    const podUid = podOf(cluster, name)!.metadata.uid;
+    const created = (resource: string) =>
+      cluster.counters.total({ identity: CONTROLLER, verb: 'create', resource });
+
+    await scenario.restart();
+    const status = () => getSet(cluster, SET)?.status;
+    const revision = await until('a revision', () => status()?.templateRevision);
+    await until(
+      'its Pod labelled',
+      () => podOf(cluster, name)?.metadata.labels?.[Labels.exporterSetName] === SET,
+    );
+    expect(podOf(cluster, name)?.metadata.labels).toEqual({
+      ...TEMPLATE_LABELS,
+      [Labels.exporterSetName]: SET,
+      [Labels.templateRevision]: revision,
+    });
+    await until('the set counts it', () => status()?.replicas === 1 && status()?.availableReplicas === 1);
+    // Its Pod was seen, not taken for missing: no Pod create, no new instance, and quiet once settled.
+    expect(await writesWhenSettled(cluster, 30_000, 10_000)).toBe(0);
+    expect(created('pods')).toBe(0);
+    expect(created('exporters')).toBe(0);
+    expect(podOf(cluster, name)?.metadata.uid).toBe(podUid);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The kubelet of the test cluster, simulated in process against the store: every Pod goes Pending →
  * Running (ready) after a boot delay of cluster time; an exporter Pod (one labelled
- * `exporterset.jumpstarter.dev/name`, named after its Exporter, INTEROP §4) then starts its exporter
+ * `exporterset.jumpstarter.dev/name` or owned by an Exporter, named after its Exporter, INTEROP §4 — a
+ * real kubelet runs the exporter whatever the Pod's labels) then starts its exporter
  * process, which reads the mounted exporter config and registers with the Jumpstarter simulator
  * through the shared `ExporterProcesses`. When the process's lease ends and its config says
  * `exitOnLeaseEnd`, it exits and the Pod goes Succeeded; otherwise it keeps running (InPlaceReuse).
@@ -147,7 +148,9 @@ export function startKubeletSimulator(options: KubeletSimulatorOptions): Kubelet
   }
 
   const isExporterPod = (pod: KubeObject): boolean =>
-    pod.metadata.labels?.[Labels.exporterSetName] !== undefined;
+    pod.metadata.labels?.[Labels.exporterSetName] !== undefined ||
+    (Array.isArray(pod.metadata.ownerReferences) &&
+      pod.metadata.ownerReferences.some((ref) => ref?.kind === 'Exporter'));
 
   function tryGet(rt: ResourceType, namespace: string, name: string): KubeObject | undefined {
     try {
