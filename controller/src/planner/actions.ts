@@ -80,8 +80,17 @@ export interface DeletePodAction {
   readonly reason: ScaleReason;
 }
 
+/**
+ * A removal the planner makes conditional on this pass's creates: a template rollout removes an outdated
+ * instance only once its replacement exists, so when any create of the pass fails the executor skips it
+ * (the next pass plans it again).
+ */
+export interface AfterCreates {
+  readonly afterCreates?: true;
+}
+
 /** reclaimPolicy Retain: disable the instance and detach it from the set (see `releasePatch`). */
-export interface ReleaseExporterAction {
+export interface ReleaseExporterAction extends AfterCreates {
   readonly type: 'ReleaseExporter';
   readonly name: string;
   readonly reason: ScaleReason;
@@ -89,7 +98,7 @@ export interface ReleaseExporterAction {
 }
 
 /** Merge-patch `spec.enabled: false` with the retiring marker; a later pass deletes it once no lease names it. */
-export interface DisableExporterAction {
+export interface DisableExporterAction extends AfterCreates {
   readonly type: 'DisableExporter';
   readonly name: string;
   readonly reason: ScaleReason;
@@ -97,7 +106,7 @@ export interface DisableExporterAction {
 }
 
 /** Delete the Exporter (its Pod and config Secret follow by garbage collection). No lease names it. */
-export interface DeleteExporterAction {
+export interface DeleteExporterAction extends AfterCreates {
   readonly type: 'DeleteExporter';
   readonly name: string;
   readonly reason: ScaleReason;

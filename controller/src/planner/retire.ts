@@ -37,6 +37,7 @@ export function couldBeLeased(view: InstanceView): boolean {
 /** The next step of `view` on its way out, or undefined when it must wait (leased, or an unconfirmed leaseRef). */
 export function retire(view: InstanceView, reason: ScaleReason, context: RetireContext): Action | undefined {
   if (view.leased) return undefined;
+  const after = reason === 'rollout' ? ({ afterCreates: true } as const) : {};
   const podEnded = view.pod === 'Failed' || view.pod === 'Succeeded';
   if (context.retain && view.servedLease && podEnded) {
     return {
@@ -44,11 +45,12 @@ export function retire(view: InstanceView, reason: ScaleReason, context: RetireC
       name: view.name,
       reason,
       patch: releasePatch(view.source.exporter, context.set, toTimestamp(context.now)),
+      ...after,
     };
   }
   if (view.enabled && (couldBeLeased(view) || view.leaseRefUnconfirmed)) {
-    return { type: 'DisableExporter', name: view.name, reason, patch: disablePatch(reason) };
+    return { type: 'DisableExporter', name: view.name, reason, patch: disablePatch(reason), ...after };
   }
   if (view.leaseRefUnconfirmed) return undefined;
-  return { type: 'DeleteExporter', name: view.name, reason };
+  return { type: 'DeleteExporter', name: view.name, reason, ...after };
 }

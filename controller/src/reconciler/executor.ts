@@ -287,8 +287,7 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
   await runGroups(rest, (group) =>
     inParallel(group, WRITE_CONCURRENCY, async (action) => {
       if (action.type === 'DeleteExporter' && leasedNow.has(action.name)) return;
-      // A rollout retires an outdated instance only once its replacement exists (was sent and landed).
-      if (createFailed && 'reason' in action && action.reason === 'rollout') return;
+      if (createFailed && 'afterCreates' in action && action.afterCreates) return;
       await runCaught(action);
     }),
   );
