@@ -1,56 +1,47 @@
 import { ApiObject, Chart, Duration, Lazy, type ApiObjectMetadata } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as l1 from '../../imports/virtualtarget.jumpstarter.dev';
-import type {
-  DriverConfig,
-  ExporterSet as ExporterSetObject,
-  Images,
-  JsonObject,
-  LabelSelector,
-  RecycleStrategy,
-} from '../api';
+import type { DriverConfig, ExporterSet as ExporterSetObject } from '../api';
 import type { ValidationIssue } from '../core/issue';
 import { validateExporterSet } from '../core/validate-exporter-set';
 import { derivedSelectorIssues, exporterSetClassIssues } from '../manifests/checks';
-import { buildExporterSet } from '../manifests/exporter-set';
+import {
+  buildExporterSet,
+  type ExporterSetInput,
+  type ExporterSetOptions,
+  type ExporterTemplateInput,
+} from '../manifests/exporter-set';
 import { issueLines } from '../manifests/messages';
+import { objectMetaInput } from '../manifests/object-meta-input';
 import { exporterSetProp } from '../manifests/prop-paths';
 import { constructError } from './errors';
-import { toGoDuration } from './units';
-import type { IVirtualTargetClass } from './virtual-target-class';
+import { toGoDuration, type WithUnits } from './units';
+import { classManifestOf, type IVirtualTargetClass } from './virtual-target-class';
 
-/** What every instance of the set looks like. */
-export interface ExporterTemplateProps {
-  /** Labels of each Exporter: what leases select on (`board: rpi4`, `virtual: "true"`). */
-  readonly labels: Readonly<Record<string, string>>;
-  /** @default none */
-  readonly annotations?: Readonly<Record<string, string>>;
-  /** Drivers of each exporter; a missing `name` is derived from the driver package. @default none */
-  readonly drivers?: readonly DriverConfig[];
-}
+/** What every instance of the set looks like: the framework-neutral template, documented there. */
+export type ExporterTemplateProps = ExporterTemplateInput;
 
-export interface ExporterSetProps {
+/** The set's settings are the framework-neutral ones, documented there, with the cooldown a `Duration`. */
+export interface ExporterSetProps extends WithUnits<ExporterSetOptions, { scaleDownCooldown: Duration }> {
   /** Name, namespace and labels of the set. @default name generated from the construct path; the chart's namespace */
   readonly metadata?: ApiObjectMetadata;
   /** The backend profile, in the set's namespace: a `VirtualTargetClass` or `VirtualTargetClass.fromName`. */
   readonly virtualTargetClass: IVirtualTargetClass;
-  /** Floor: instances kept at all times. @default 0 */
-  readonly minReplicas?: number;
-  /** Ceiling; 0 means unbounded. @default 4 */
-  readonly maxReplicas?: number;
-  /** Warm buffer: ready, unleased instances kept waiting. @default 0 */
-  readonly minAvailableReplicas?: number;
-  /** How long surplus must last before scale-down. @default Duration.minutes(5) */
-  readonly scaleDownCooldown?: Duration;
-  /** What happens to an instance after its lease. @default "ExitAndReplace" */
-  readonly recycleStrategy?: RecycleStrategy;
-  /** Overrides deep-merged over the class parameters (lists replace). @default none */
-  readonly parameters?: JsonObject;
-  /** Image overrides; replace the class's per entry. @default the class's images */
-  readonly images?: Images;
-  /** Which Exporters belong to the set. @default matchLabels = the template labels */
-  readonly selector?: LabelSelector;
-  readonly template: ExporterTemplateProps;
+}
+
+/** The cdk8s props as the framework-neutral input, with the name and namespace the construct settled on. */
+export function exporterSetInput(
+  props: ExporterSetProps,
+  name: string,
+  namespace: string | undefined,
+): ExporterSetInput {
+  const { metadata, virtualTargetClass, scaleDownCooldown, ...options } = props;
+  return {
+    ...options,
+    ...objectMetaInput(metadata, name, namespace),
+    virtualTargetClassName: virtualTargetClass.name,
+    scaleDownCooldown: scaleDownCooldown && toGoDuration(scaleDownCooldown),
+  };
 }
 
 /**
@@ -64,22 +55,22 @@ export class ExporterSet extends Construct {
   public readonly virtualTargetClass: IVirtualTargetClass;
   /** The generated L1 object; an escape hatch for JSON patches. */
   public readonly resource: ApiObject;
-  private readonly props: ExporterSetProps;
+  private readonly input: ExporterSetInput;
   private readonly drivers: DriverConfig[];
 
   constructor(scope: Construct, id: string, props: ExporterSetProps) {
     super(scope, id);
-    this.props = props;
     this.virtualTargetClass = props.virtualTargetClass;
     this.drivers = [...(props.template.drivers ?? [])];
     this.namespace = props.metadata?.namespace ?? Chart.of(this).namespace;
     this.resource = new l1.ExporterSet(this, 'Resource', {
       metadata: { ...props.metadata, namespace: this.namespace },
-      spec: Lazy.any({ produce: () => this.toManifest().spec }),
+      spec: Lazy.any({ produce: () => this.manifest().spec }),
     });
     this.name = this.resource.name;
+    this.input = exporterSetInput(props, this.name, this.namespace);
 
-    const issues = [...derivedSelectorIssues(props), ...validateExporterSet(this.toManifest())];
+    const issues = [...derivedSelectorIssues(this.input), ...validateExporterSet(this.manifest())];
     if (issues.length > 0) throw constructError(this, 'ExporterSet', issues, exporterSetProp);
     this.node.addValidation({ validate: () => issueLines(this.synthIssues(), exporterSetProp) });
   }
@@ -89,32 +80,16 @@ export class ExporterSet extends Construct {
     this.drivers.push(driver);
   }
 
-  public toManifest(): ExporterSetObject {
-    const p = this.props;
-    return buildExporterSet({
-      name: this.name ?? p.metadata?.name ?? '',
-      namespace: this.namespace,
-      labels: p.metadata?.labels,
-      annotations: p.metadata?.annotations,
-      virtualTargetClassName: this.virtualTargetClass.name,
-      minReplicas: p.minReplicas,
-      maxReplicas: p.maxReplicas,
-      minAvailableReplicas: p.minAvailableReplicas,
-      scaleDownCooldown: p.scaleDownCooldown ? toGoDuration(p.scaleDownCooldown) : undefined,
-      recycleStrategy: p.recycleStrategy,
-      parameters: p.parameters,
-      images: p.images,
-      selector: p.selector,
-      template: { labels: p.template.labels, annotations: p.template.annotations, drivers: this.drivers },
-    });
+  private manifest(): ExporterSetObject {
+    return buildExporterSet({ ...this.input, template: { ...this.input.template, drivers: this.drivers } });
   }
 
   /** Everything checked at synth: the set's own rules again (after add* calls) and its class. */
   private synthIssues(): ValidationIssue[] {
-    const set = this.toManifest();
+    const set = this.manifest();
     const own = validateExporterSet(set);
     if (own.length > 0) return own;
-    const manifest = this.virtualTargetClass.toManifest();
+    const manifest = classManifestOf(this.virtualTargetClass);
     if (!manifest) return []; // imported by name: the controller checks it in the cluster
     return exporterSetClassIssues(set, manifest);
   }

@@ -15,3 +15,14 @@ export function toGoDuration(duration: Duration): string {
 export function toQuantity(size: Size | string): string {
   return typeof size === 'string' ? size : size.asString();
 }
+
+/**
+ * A framework-neutral input's fields, with the ones named in `Units` retyped to cdk8s value types
+ * (`Duration`, `Size`); the rest, their docs and their optionality carry over unchanged.
+ */
+export type WithUnits<
+  T,
+  Units extends { readonly [K in keyof Units]: K extends keyof T ? unknown : never },
+> = {
+  readonly [K in keyof T]: K extends keyof Units ? Units[K] : T[K];
+};

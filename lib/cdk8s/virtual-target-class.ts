@@ -1,18 +1,14 @@
 import { ApiObject, Chart, Lazy, type ApiObjectMetadata } from 'cdk8s';
 import { Construct, type IConstruct } from 'constructs';
 import * as l1 from '../../imports/virtualtarget.jumpstarter.dev';
-import type {
-  BindingMode,
-  ConfigMapKeyReference,
-  Images,
-  JsonObject,
-  ReclaimPolicy,
-  Scheduling,
-  Toleration,
-  VirtualTargetClass as VirtualTargetClassObject,
-} from '../api';
+import type { Scheduling, Toleration, VirtualTargetClass as VirtualTargetClassObject } from '../api';
 import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
-import { buildVirtualTargetClass } from '../manifests/virtual-target-class';
+import { objectMetaInput } from '../manifests/object-meta-input';
+import {
+  buildVirtualTargetClass,
+  type VirtualTargetClassInput,
+  type VirtualTargetClassOptions,
+} from '../manifests/virtual-target-class';
 import { issueLines } from '../manifests/messages';
 import { virtualTargetClassProp as classProp } from '../manifests/prop-paths';
 import { constructError } from './errors';
@@ -22,29 +18,33 @@ export interface IVirtualTargetClass extends IConstruct {
   readonly name: string;
   /** Undefined for a class imported by name: it is assumed to live in the set's namespace. */
   readonly namespace?: string;
-  /** The class as it will be synthesized, when it is defined in this app. */
-  toManifest(): VirtualTargetClassObject | undefined;
 }
 
-export interface VirtualTargetClassProps {
+/** The class's settings are the framework-neutral ones, documented there; `metadata` is cdk8s's. */
+export interface VirtualTargetClassProps extends VirtualTargetClassOptions {
   /** Name, namespace and labels. @default name generated from the construct path; the chart's namespace */
   readonly metadata?: ApiObjectMetadata;
-  /** The provisioner that realises instances, e.g. `qemu.jumpstarter.dev`. */
-  readonly provisioner: string;
-  /** Provisioner settings, deep-merged under each set's `parameters`. @default none */
-  readonly parameters?: JsonObject;
-  /** Secret in the class's namespace holding backend credentials. @default none */
-  readonly credentialsSecretName?: string;
-  /** `Immediate` keeps warm Pods; `WaitForFirstConsumer` starts a Pod only for a waiting lease. @default "Immediate" */
-  readonly bindingMode?: BindingMode;
-  /** @default "Delete" */
-  readonly reclaimPolicy?: ReclaimPolicy;
-  /** Placement and resources of rendered Pods. @default none */
-  readonly scheduling?: Scheduling;
-  /** ConfigMap with the CA bundle for the exporter config. @default Jumpstarter's service CA */
-  readonly caBundle?: ConfigMapKeyReference;
-  /** Image overrides; a set's own `images` replace these. @default the provisioner's images */
-  readonly images?: Images;
+}
+
+/** The cdk8s props as the framework-neutral input, with the name and namespace the construct settled on. */
+export function virtualTargetClassInput(
+  props: VirtualTargetClassProps,
+  name: string,
+  namespace: string | undefined,
+): VirtualTargetClassInput {
+  const { metadata, ...options } = props;
+  return { ...options, ...objectMetaInput(metadata, name, namespace) };
+}
+
+/** How each class defined in this app builds its object; a class imported by name has none. */
+const manifestBuilders = new WeakMap<IVirtualTargetClass, () => VirtualTargetClassObject>();
+
+/**
+ * The class as it will be synthesized, when it is defined in this app; undefined for a class
+ * imported by name, which the controller checks in the cluster.
+ */
+export function classManifestOf(cls: IVirtualTargetClass): VirtualTargetClassObject | undefined {
+  return manifestBuilders.get(cls)?.();
 }
 
 type Quantities = Readonly<Record<string, string | number>> | undefined;
@@ -93,28 +93,29 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
   public readonly provisioner: string;
   /** The generated L1 object; an escape hatch for JSON patches. */
   public readonly resource: ApiObject;
-  private readonly props: VirtualTargetClassProps;
+  private readonly input: VirtualTargetClassInput;
   private readonly tolerations: Toleration[];
   private readonly nodeSelector: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: VirtualTargetClassProps) {
     super(scope, id);
-    this.props = props;
     this.provisioner = props.provisioner;
     this.tolerations = [...(props.scheduling?.tolerations ?? [])];
     this.nodeSelector = { ...(props.scheduling?.nodeSelector ?? {}) };
     this.namespace = props.metadata?.namespace ?? Chart.of(this).namespace;
     this.resource = new l1.VirtualTargetClass(this, 'Resource', {
       metadata: { ...props.metadata, namespace: this.namespace },
-      spec: Lazy.any({ produce: () => toL1Spec(this.toManifest().spec) }),
+      spec: Lazy.any({ produce: () => toL1Spec(this.manifest().spec) }),
     });
     this.name = this.resource.name;
+    this.input = virtualTargetClassInput(props, this.name, this.namespace);
+    manifestBuilders.set(this, () => this.manifest());
 
-    const issues = validateVirtualTargetClass(this.toManifest());
+    const issues = validateVirtualTargetClass(this.manifest());
     if (issues.length > 0) throw constructError(this, 'VirtualTargetClass', issues, classProp);
     // Re-checked at synth: add* calls may change the object after construction.
     this.node.addValidation({
-      validate: () => issueLines(validateVirtualTargetClass(this.toManifest()), classProp),
+      validate: () => issueLines(validateVirtualTargetClass(this.manifest()), classProp),
     });
   }
 
@@ -128,30 +129,17 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
     this.nodeSelector[key] = value;
   }
 
-  public toManifest(): VirtualTargetClassObject {
-    const p = this.props;
+  private manifest(): VirtualTargetClassObject {
+    const given = this.input.scheduling;
     const scheduling: Scheduling | undefined =
-      p.scheduling || this.tolerations.length > 0 || Object.keys(this.nodeSelector).length > 0
+      given || this.tolerations.length > 0 || Object.keys(this.nodeSelector).length > 0
         ? {
-            ...p.scheduling,
+            ...given,
             nodeSelector: Object.keys(this.nodeSelector).length > 0 ? { ...this.nodeSelector } : undefined,
             tolerations: this.tolerations.length > 0 ? [...this.tolerations] : undefined,
           }
         : undefined;
-    return buildVirtualTargetClass({
-      name: this.name ?? p.metadata?.name ?? '',
-      namespace: this.namespace,
-      labels: p.metadata?.labels,
-      annotations: p.metadata?.annotations,
-      provisioner: p.provisioner,
-      parameters: p.parameters,
-      credentialsSecretName: p.credentialsSecretName,
-      bindingMode: p.bindingMode,
-      reclaimPolicy: p.reclaimPolicy,
-      scheduling,
-      caBundle: p.caBundle,
-      images: p.images,
-    });
+    return buildVirtualTargetClass({ ...this.input, scheduling });
   }
 }
 
@@ -163,8 +151,5 @@ class ImportedVirtualTargetClass extends Construct implements IVirtualTargetClas
     public readonly name: string,
   ) {
     super(scope, id);
-  }
-  public toManifest(): undefined {
-    return undefined;
   }
 }

@@ -11,29 +11,49 @@ import {
 } from '../api';
 import { withDerivedName } from '../core/drivers';
 import { compact, nonEmpty } from './compact';
+import type { ObjectMetaInput } from './object-meta-input';
 
-/** Framework-neutral description of an ExporterSet; the front ends map their props onto it. */
-export interface ExporterSetInput {
-  readonly name: string;
-  readonly namespace?: string;
-  readonly labels?: Readonly<Record<string, string>>;
+/** What every instance of a set looks like. */
+export interface ExporterTemplateInput {
+  /** Labels of each Exporter: what leases select on (`board: rpi4`, `virtual: "true"`). */
+  readonly labels: Readonly<Record<string, string>>;
+  /** @default none */
   readonly annotations?: Readonly<Record<string, string>>;
-  readonly virtualTargetClassName: string;
+  /** Drivers of each exporter; a missing `name` is derived from the driver package. @default none */
+  readonly drivers?: readonly DriverConfig[];
+}
+
+/**
+ * An ExporterSet's settings besides its metadata and class, documented once: the cdk8s props and the
+ * Pulumi args are these fields (the cooldown as a cdk8s `Duration`; `pulumi.Input`s in Pulumi).
+ */
+export interface ExporterSetOptions {
+  /** Floor: instances kept at all times. @default 0 */
   readonly minReplicas?: number;
+  /** Ceiling; 0 means unbounded. @default 4 */
   readonly maxReplicas?: number;
+  /** Warm buffer: ready, unleased instances kept waiting. @default 0 */
   readonly minAvailableReplicas?: number;
-  /** Go-style duration text, e.g. `5m`. */
+  /**
+   * How long surplus must last before scale-down, as a Go duration (`90s`, `10m`, `1h30m`); a cdk8s
+   * `Duration` in the cdk8s props. @default 5 minutes ("5m")
+   */
   readonly scaleDownCooldown?: string;
+  /** What happens to an instance after its lease. @default "ExitAndReplace" */
   readonly recycleStrategy?: RecycleStrategy;
+  /** Overrides deep-merged over the class parameters (lists replace). @default none */
   readonly parameters?: JsonObject;
+  /** Image overrides; replace the class's per entry. @default the class's images */
   readonly images?: Images;
-  /** Derived from the template labels when absent. */
+  /** Which Exporters belong to the set. @default matchLabels = the template labels */
   readonly selector?: LabelSelector;
-  readonly template: {
-    readonly labels?: Readonly<Record<string, string>>;
-    readonly annotations?: Readonly<Record<string, string>>;
-    readonly drivers?: readonly DriverConfig[];
-  };
+  readonly template: ExporterTemplateInput;
+}
+
+/** Framework-neutral description of an ExporterSet: what the builder takes. */
+export interface ExporterSetInput extends ObjectMetaInput, ExporterSetOptions {
+  /** The class the set uses, in its namespace. */
+  readonly virtualTargetClassName: string;
 }
 
 /**

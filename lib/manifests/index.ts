@@ -8,3 +8,4 @@ export * from './validate-installer';
 export * from './messages';
 export * from './prop-paths';
 export * from './checks';
+export * from './object-meta-input';

@@ -17,15 +17,15 @@ export const HEALTH_PORT = 8081;
 /** The uid of the distroless `nonroot` user the controller image runs as. */
 export const CONTROLLER_UID = 65532;
 
-/** The memory limit leaves room for ≈ 10,000 cached instances (≈ 300 MiB RSS, bench P4). */
+/** The memory limit leaves room for ≈ 10,000 cached instances (≈ 300 MiB resident). */
 export const DEFAULT_CONTROLLER_RESOURCES: ResourceRequirements = {
   requests: { cpu: '50m', memory: '64Mi' },
   limits: { cpu: '500m', memory: '512Mi' },
 };
 
 /**
- * The runtime settings of the controller's process, set in its Deployment (bench P4, and every benchmark
- * runs the controller with these, read from the rendered Deployment): a 2 MiB V8 semi-space instead of
+ * The runtime settings of the controller's process, set in its Deployment (the benchmarks run the
+ * controller with these, read from the rendered Deployment): a 2 MiB V8 semi-space instead of
  * Node's 16 MiB, so garbage from a burst of passes (1,000 sets after a restart) is collected young
  * instead of growing the heap for good, and two glibc malloc arenas instead of one per thread, so
  * response buffers freed by the main thread do not stay spread over idle arenas.
@@ -37,13 +37,16 @@ export const CONTROLLER_RUNTIME_ENV: Readonly<Record<string, string>> = {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
-/** Framework-neutral description of a controller installation. */
+/**
+ * Framework-neutral description of a controller installation, documented once: the cdk8s props are
+ * these fields, the Pulumi args these fields as `pulumi.Input`s (but for the layout fields).
+ */
 export interface ExporterSetControllerInput {
   /** Namespace the controller runs in. @default "jumpstarter" */
   readonly namespace?: string;
   /** One Deployment per provisioner. @default ["qemu.jumpstarter.dev"] */
   readonly provisioners?: readonly string[];
-  /** Namespaces to reconcile; namespaced Roles there. Absent: all namespaces, with a ClusterRole. */
+  /** Namespaces to reconcile, with a Role in each. @default all namespaces, with a ClusterRole */
   readonly watchNamespaces?: readonly string[];
   /**
    * The controller image. @default "exporter-set-controller:0.1.0" — the image the repository's
@@ -55,20 +58,33 @@ export interface ExporterSetControllerInput {
   readonly imagePullPolicy?: 'Always' | 'Never' | 'IfNotPresent';
   /** Replicas per Deployment; more than one needs leader election. @default 1 */
   readonly replicas?: number;
+  /** @default requests 50m CPU and 64Mi, limits 500m and 512Mi (about 300 MiB are used at 10,000 instances) */
   readonly resources?: ResourceRequirements;
   /** @default true */
   readonly leaderElect?: boolean;
   /** @default "info" */
   readonly logLevel?: LogLevel;
-  /** Creations per reconcile pass (controller default 50 when absent). */
+  /** Creations per reconcile pass. @default the controller's (50) */
   readonly maxBurst?: number;
-  /** Concurrent reconcile workers (controller default when absent). */
+  /** Concurrent reconcile workers. @default the controller's */
   readonly workers?: number;
   /** Install the ExporterSet and VirtualTargetClass CRDs. @default true */
   readonly installCrds?: boolean;
   /** Also install our Exporter and Lease CRDs; only for clusters without Jumpstarter. @default false */
   readonly installJumpstarterCrds?: boolean;
 }
+
+/**
+ * The fields that decide which objects an installation has. A front end that must know its resources
+ * before their values resolve (Pulumi) takes these as plain values.
+ */
+export const INSTALLER_LAYOUT_FIELDS = [
+  'provisioners',
+  'watchNamespaces',
+  'installCrds',
+  'installJumpstarterCrds',
+] as const;
+export type InstallerLayoutField = (typeof INSTALLER_LAYOUT_FIELDS)[number];
 
 /** `qemu.jumpstarter.dev` → `qemu`: the per-provisioner suffix of object names. */
 export function provisionerShortName(provisioner: string): string {

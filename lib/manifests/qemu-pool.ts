@@ -1,60 +1,74 @@
 import {
   ProvisionerNames,
-  type BindingMode,
   type DriverConfig,
   type ExporterSet,
-  type Images,
   type JsonObject,
-  type LabelSelector,
-  type ReclaimPolicy,
-  type RecycleStrategy,
-  type Scheduling,
   type VirtualTargetClass,
 } from '../api';
+import type { QemuArch } from '../provisioners/qemu/parameters';
 import { compact } from './compact';
-import { buildExporterSet } from './exporter-set';
-import { buildVirtualTargetClass } from './virtual-target-class';
+import { buildExporterSet, type ExporterSetOptions, type ExporterTemplateInput } from './exporter-set';
+import { buildVirtualTargetClass, type VirtualTargetClassOptions } from './virtual-target-class';
 
 /** The QEMU driver every QEMU pool needs unless the caller lists its own drivers. */
 export const DEFAULT_QEMU_DRIVERS: readonly DriverConfig[] = [
   { name: 'qemu', type: 'jumpstarter_driver_qemu.driver.Qemu' },
 ];
 
+/**
+ * A QEMU pool's settings besides its metadata, documented once: the cdk8s props and the Pulumi args
+ * are these fields (sizes as cdk8s `Size`s and the cooldown as a `Duration` in cdk8s; `pulumi.Input`s
+ * in Pulumi). The pool sizes, selector and instance labels are the set's; binding, reclaim,
+ * scheduling and images the class's.
+ */
+export interface QemuPoolOptions
+  extends
+    Pick<
+      ExporterSetOptions,
+      | 'minReplicas'
+      | 'maxReplicas'
+      | 'minAvailableReplicas'
+      | 'scaleDownCooldown'
+      | 'recycleStrategy'
+      | 'selector'
+    >,
+    Pick<ExporterTemplateInput, 'labels' | 'annotations'>,
+    Pick<VirtualTargetClassOptions, 'bindingMode' | 'reclaimPolicy' | 'scheduling' | 'images'> {
+  /** Name of the class. @default the set's name */
+  readonly className?: string;
+  /** Guest architecture. @default the runtime's default (x86_64) */
+  readonly arch?: QemuArch;
+  /** QEMU machine type, e.g. `virt` or `q35`. @default the runtime's default */
+  readonly machineType?: string;
+  /** Virtual CPUs, in whole cores. @default the runtime's default */
+  readonly cpu?: number;
+  /** Guest memory, a Kubernetes quantity such as `8Gi`; a cdk8s `Size` in the cdk8s props. @default the runtime's default */
+  readonly memory?: string;
+  /**
+   * Guest disk, a Kubernetes quantity such as `16Gi` (a cdk8s `Size` in the cdk8s props); also sizes
+   * the Pod's shared volume so an image can be flashed. @default the runtime's default
+   */
+  readonly storage?: string;
+  /** Firmware to boot: its image and digest. @default none */
+  readonly firmware?: { readonly url?: string; readonly digest?: string };
+  /** Use KVM acceleration. @default the runtime's default */
+  readonly kvm?: boolean;
+  /** More QEMU parameters; the typed fields above win over the same keys here. @default none */
+  readonly extraParameters?: JsonObject;
+  /** Drivers of each exporter; a missing `name` is derived from the driver package. @default one QEMU driver named `qemu` */
+  readonly drivers?: readonly DriverConfig[];
+}
+
 /** Framework-neutral description of a QEMU pool: one class and one set for the common case. */
-export interface QemuPoolInput {
+export interface QemuPoolInput extends QemuPoolOptions {
   /** Name of the set; the class takes it too unless `className` is given. */
   readonly name: string;
+  /** @default none: the objects take the namespace they are applied in */
   readonly namespace?: string;
-  readonly className?: string;
-  readonly arch?: 'x86_64' | 'aarch64';
-  readonly machineType?: string;
-  /** Whole cores. */
-  readonly cpu?: number;
-  /** Kubernetes quantity text, e.g. `4Gi`. */
-  readonly memory?: string;
-  readonly storage?: string;
-  readonly firmware?: { readonly url?: string; readonly digest?: string };
-  readonly kvm?: boolean;
-  /** More QEMU parameters, merged under the typed ones (the typed ones win). */
-  readonly extraParameters?: JsonObject;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly annotations?: Readonly<Record<string, string>>;
-  readonly drivers?: readonly DriverConfig[];
-  readonly selector?: LabelSelector;
-  readonly minReplicas?: number;
-  readonly maxReplicas?: number;
-  readonly minAvailableReplicas?: number;
-  readonly scaleDownCooldown?: string;
-  readonly recycleStrategy?: RecycleStrategy;
-  readonly bindingMode?: BindingMode;
-  readonly reclaimPolicy?: ReclaimPolicy;
-  readonly scheduling?: Scheduling;
-  readonly images?: Images;
-  readonly credentialsSecretName?: string;
 }
 
 /** The class parameters a pool's typed QEMU props stand for. */
-export function qemuPoolParameters(input: QemuPoolInput): JsonObject {
+export function qemuPoolParameters(input: QemuPoolOptions): JsonObject {
   const resources = compact({ cpu: input.cpu, memory: input.memory, storage: input.storage });
   const typed = compact({
     arch: input.arch,
@@ -68,37 +82,55 @@ export function qemuPoolParameters(input: QemuPoolInput): JsonObject {
   return { ...(input.extraParameters ?? {}), ...typed };
 }
 
+/** A pool's class and set, as the settings of each: what a front end gives its two children. */
+export interface QemuPoolParts {
+  readonly classOptions: VirtualTargetClassOptions;
+  readonly setOptions: ExporterSetOptions;
+}
+
+export function qemuPoolParts(input: QemuPoolOptions): QemuPoolParts {
+  return {
+    classOptions: {
+      provisioner: ProvisionerNames.qemu,
+      parameters: qemuPoolParameters(input),
+      bindingMode: input.bindingMode,
+      reclaimPolicy: input.reclaimPolicy,
+      scheduling: input.scheduling,
+      images: input.images,
+    },
+    setOptions: {
+      minReplicas: input.minReplicas,
+      maxReplicas: input.maxReplicas,
+      minAvailableReplicas: input.minAvailableReplicas,
+      scaleDownCooldown: input.scaleDownCooldown,
+      recycleStrategy: input.recycleStrategy,
+      selector: input.selector,
+      template: {
+        labels: input.labels,
+        annotations: input.annotations,
+        drivers: input.drivers ?? DEFAULT_QEMU_DRIVERS,
+      },
+    },
+  };
+}
+
 export function buildQemuPool(input: QemuPoolInput): {
   virtualTargetClass: VirtualTargetClass;
   exporterSet: ExporterSet;
 } {
   const className = input.className ?? input.name;
-  const virtualTargetClass = buildVirtualTargetClass({
-    name: className,
-    namespace: input.namespace,
-    provisioner: ProvisionerNames.qemu,
-    parameters: qemuPoolParameters(input),
-    bindingMode: input.bindingMode,
-    reclaimPolicy: input.reclaimPolicy,
-    scheduling: input.scheduling,
-    images: input.images,
-    credentialsSecretName: input.credentialsSecretName,
-  });
-  const exporterSet = buildExporterSet({
-    name: input.name,
-    namespace: input.namespace,
-    virtualTargetClassName: className,
-    minReplicas: input.minReplicas,
-    maxReplicas: input.maxReplicas,
-    minAvailableReplicas: input.minAvailableReplicas,
-    scaleDownCooldown: input.scaleDownCooldown,
-    recycleStrategy: input.recycleStrategy,
-    selector: input.selector,
-    template: {
-      labels: input.labels,
-      annotations: input.annotations,
-      drivers: input.drivers ?? DEFAULT_QEMU_DRIVERS,
-    },
-  });
-  return { virtualTargetClass, exporterSet };
+  const { classOptions, setOptions } = qemuPoolParts(input);
+  return {
+    virtualTargetClass: buildVirtualTargetClass({
+      ...classOptions,
+      name: className,
+      namespace: input.namespace,
+    }),
+    exporterSet: buildExporterSet({
+      ...setOptions,
+      name: input.name,
+      namespace: input.namespace,
+      virtualTargetClassName: className,
+    }),
+  };
 }

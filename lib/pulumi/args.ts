@@ -8,6 +8,17 @@ export const TYPE_PREFIX = 'virtual-exporters:index:';
 /** A map of strings whose values may come from other resources. */
 export type StringMapInput = pulumi.Input<Record<string, pulumi.Input<string>>>;
 
+/**
+ * A framework-neutral input's fields as Inputs, with their docs and optionality. `Nested` gives the
+ * fields whose parts may be Inputs too (label maps, driver lists), as the field's type without the outer Input.
+ */
+export type InputsOf<
+  T,
+  Nested extends { readonly [K in keyof Nested]: K extends keyof T ? unknown : never } = Record<never, never>,
+> = {
+  readonly [K in keyof T]: pulumi.Input<NonNullable<K extends keyof Nested ? Nested[K] : T[K]>>;
+};
+
 /** Name, namespace, labels and annotations of the object a component creates. */
 export interface ObjectMetadataArgs {
   /** The Kubernetes name. @default the component's name */

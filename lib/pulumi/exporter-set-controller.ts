@@ -1,54 +1,27 @@
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
-import type { JsonObject, ResourceRequirements } from '../api';
+import type { JsonObject } from '../api';
 import {
   buildExporterSetController,
   DEFAULT_INSTALL_NAMESPACE,
+  INSTALLER_LAYOUT_FIELDS,
   type ExporterSetControllerInput,
-  type LogLevel,
+  type InstallerLayoutField,
 } from '../manifests/installer';
 import { installerProp } from '../manifests/prop-paths';
 import { validateExporterSetControllerInput } from '../manifests/validate-installer';
-import { dependsOnWith, invalidArgsError, isPlain, resolve, TYPE_PREFIX } from './args';
+import { dependsOnWith, invalidArgsError, isPlain, resolve, TYPE_PREFIX, type InputsOf } from './args';
 import { kubernetesObject } from './kubernetes-object';
 
 /**
- * The same props as the cdk8s `ExporterSetController`. The ones that decide which objects exist
- * (`provisioners`, `watchNamespaces`, `installCrds`, `installJumpstarterCrds`) are plain values, because
- * Pulumi must know its resources before Outputs resolve; the rest may be Inputs.
+ * The framework-neutral installer settings, documented there. The layout fields, which decide which
+ * objects exist (`provisioners`, `watchNamespaces`, `installCrds`, `installJumpstarterCrds`), are plain
+ * values, because Pulumi must know its resources before Outputs resolve; the rest may be Inputs.
  */
-export interface ExporterSetControllerArgs {
-  /** Namespace the controller runs in. @default "jumpstarter" */
-  readonly namespace?: pulumi.Input<string>;
-  /** One Deployment per provisioner. @default ["qemu.jumpstarter.dev"] */
-  readonly provisioners?: readonly string[];
-  /** Namespaces to reconcile, with a Role in each. @default all namespaces, with a ClusterRole */
-  readonly watchNamespaces?: readonly string[];
-  /**
-   * The controller image. @default "exporter-set-controller:0.1.0" — the image the repository's
-   * controller guide ("Container image") says how to build (`docker build -f controller/Dockerfile -t exporter-set-controller:0.1.0 .`);
-   * it must be on the nodes, so usually set this to where you pushed it.
-   */
-  readonly image?: pulumi.Input<string>;
-  /** @default "IfNotPresent" */
-  readonly imagePullPolicy?: pulumi.Input<'Always' | 'Never' | 'IfNotPresent'>;
-  /** Replicas per Deployment; more than one needs leader election. @default 1 */
-  readonly replicas?: pulumi.Input<number>;
-  /** @default requests 50m CPU and 64Mi, limits 500m and 512Mi (about 300 MiB at 10,000 instances, bench P4) */
-  readonly resources?: pulumi.Input<ResourceRequirements>;
-  /** @default true */
-  readonly leaderElect?: pulumi.Input<boolean>;
-  /** @default "info" */
-  readonly logLevel?: pulumi.Input<LogLevel>;
-  /** Creations per reconcile pass. @default the controller's (50) */
-  readonly maxBurst?: pulumi.Input<number>;
-  /** Concurrent reconcile workers. @default the controller's */
-  readonly workers?: pulumi.Input<number>;
-  /** Install the ExporterSet and VirtualTargetClass CRDs. @default true */
-  readonly installCrds?: boolean;
-  /** Also install our Exporter and Lease CRDs; only for clusters without Jumpstarter. @default false */
-  readonly installJumpstarterCrds?: boolean;
-}
+export interface ExporterSetControllerArgs
+  extends
+    InputsOf<Omit<ExporterSetControllerInput, InstallerLayoutField>>,
+    Pick<ExporterSetControllerInput, InstallerLayoutField> {}
 
 // Stands in for the install namespace while the object list is laid out from the plain args, so
 // objects in watched namespaces can be told apart from those in the install namespace.
@@ -86,12 +59,9 @@ export class ExporterSetController extends pulumi.ComponentResource {
       }
       return buildExporterSetController(input);
     };
-    const layout: ExporterSetControllerInput = {
-      provisioners: args.provisioners,
-      watchNamespaces: args.watchNamespaces,
-      installCrds: args.installCrds,
-      installJumpstarterCrds: args.installJumpstarterCrds,
-    };
+    const layout: Pick<ExporterSetControllerInput, InstallerLayoutField> = Object.fromEntries(
+      INSTALLER_LAYOUT_FIELDS.map((field) => [field, args[field]]),
+    );
     // The plain args decide the resource names, so they are checked now even when others are Outputs.
     check(isPlain(args) ? (args as ExporterSetControllerInput) : layout);
     const shapes = buildExporterSetController({ ...layout, namespace: INSTALL_NAMESPACE });

@@ -5,17 +5,21 @@ import {
   Kinds,
   type DriverConfig,
   type ExporterSet as ExporterSetObject,
-  type Images,
   type JsonObject,
   type LabelSelector,
-  type RecycleStrategy,
   type VirtualTargetClass as VirtualTargetClassObject,
 } from '../api';
 import { mergeParameters } from '../core/merge';
 import { validateExporterSet } from '../core/validate-exporter-set';
 import { derivedSelectorIssues, exporterSetClassIssues } from '../manifests/checks';
 import { compact } from '../manifests/compact';
-import { buildExporterSet } from '../manifests/exporter-set';
+import {
+  buildExporterSet,
+  type ExporterSetInput,
+  type ExporterSetOptions,
+  type ExporterTemplateInput,
+} from '../manifests/exporter-set';
+import { objectMetaInput } from '../manifests/object-meta-input';
 import { exporterSetProp } from '../manifests/prop-paths';
 import {
   dependsOnWith,
@@ -23,23 +27,26 @@ import {
   isPlain,
   resolve,
   TYPE_PREFIX,
+  type InputsOf,
   type ObjectMetadataArgs,
-  type StringMapInput,
 } from './args';
 import { plainManifestOf, VirtualTargetClass } from './virtual-target-class';
 
-/** What every instance of the set looks like. */
-export interface ExporterTemplateArgs {
-  /** Labels of each Exporter: what leases select on (`board: rpi4`, `virtual: "true"`). */
-  readonly labels: StringMapInput;
-  /** @default none */
-  readonly annotations?: StringMapInput;
-  /** Drivers of each exporter; a missing `name` is derived from the driver package. @default none */
-  readonly drivers?: pulumi.Input<pulumi.Input<DriverConfig>[]>;
-}
+/** What every instance of the set looks like: the framework-neutral template, as Inputs. */
+export type ExporterTemplateArgs = InputsOf<
+  ExporterTemplateInput,
+  {
+    labels: Record<string, pulumi.Input<string>>;
+    annotations: Record<string, pulumi.Input<string>>;
+    drivers: pulumi.Input<DriverConfig>[];
+  }
+>;
 
-/** The same props as the cdk8s `ExporterSet`, as Inputs; the cooldown is a Go duration string. */
-export interface ExporterSetArgs {
+/**
+ * The framework-neutral set settings, documented there, as Inputs (the cooldown a Go duration string);
+ * `metadata` is Pulumi's.
+ */
+export interface ExporterSetArgs extends InputsOf<ExporterSetOptions, { template: ExporterTemplateArgs }> {
   /** Name, namespace and labels of the set. @default name: the component's name; namespace: the provider's */
   readonly metadata?: pulumi.Input<ObjectMetadataArgs>;
   /**
@@ -47,26 +54,19 @@ export interface ExporterSetArgs {
    * the name of a class defined elsewhere (then only the cluster can check it).
    */
   readonly virtualTargetClass: VirtualTargetClass | pulumi.Input<string>;
-  /** Floor: instances kept at all times. @default 0 */
-  readonly minReplicas?: pulumi.Input<number>;
-  /** Ceiling; 0 means unbounded. @default 4 */
-  readonly maxReplicas?: pulumi.Input<number>;
-  /** Warm buffer: ready, unleased instances kept waiting. @default 0 */
-  readonly minAvailableReplicas?: pulumi.Input<number>;
-  /** How long surplus must last before scale-down, as a Go duration (`90s`, `10m`, `1h30m`). @default "5m" */
-  readonly scaleDownCooldown?: pulumi.Input<string>;
-  /** What happens to an instance after its lease. @default "ExitAndReplace" */
-  readonly recycleStrategy?: pulumi.Input<RecycleStrategy>;
-  /** Overrides deep-merged over the class parameters (lists replace). @default none */
-  readonly parameters?: pulumi.Input<JsonObject>;
-  /** Image overrides; replace the class's per entry. @default the class's images */
-  readonly images?: pulumi.Input<Images>;
-  /** Which Exporters belong to the set. @default matchLabels = the template labels */
-  readonly selector?: pulumi.Input<LabelSelector>;
-  readonly template: pulumi.Input<ExporterTemplateArgs>;
 }
 
 type SetArgs = pulumi.Unwrap<Omit<ExporterSetArgs, 'virtualTargetClass'>>;
+
+/** Resolved args as the framework-neutral input; `name` is the component's. */
+export function exporterSetInput(args: SetArgs, name: string, className: string): ExporterSetInput {
+  const { metadata, ...options } = args;
+  return {
+    ...options,
+    ...objectMetaInput(metadata, metadata?.name ?? name, metadata?.namespace),
+    virtualTargetClassName: className,
+  };
+}
 
 /**
  * A warm pool of virtual exporters (JEP-0014), as one `ExporterSet` custom resource. The checks are the
@@ -104,23 +104,7 @@ export class ExporterSet extends pulumi.ComponentResource {
       className: string,
       classManifest?: VirtualTargetClassObject,
     ): ExporterSetObject => {
-      const template = a.template;
-      const input = {
-        name: a.metadata?.name ?? name,
-        namespace: a.metadata?.namespace,
-        labels: a.metadata?.labels,
-        annotations: a.metadata?.annotations,
-        virtualTargetClassName: className,
-        minReplicas: a.minReplicas,
-        maxReplicas: a.maxReplicas,
-        minAvailableReplicas: a.minAvailableReplicas,
-        scaleDownCooldown: a.scaleDownCooldown,
-        recycleStrategy: a.recycleStrategy,
-        parameters: a.parameters,
-        images: a.images,
-        selector: a.selector,
-        template: { labels: template.labels, annotations: template.annotations, drivers: template.drivers },
-      };
+      const input = exporterSetInput(a, name, className);
       const set = buildExporterSet(input);
       let issues = [...derivedSelectorIssues(input), ...validateExporterSet(set)];
       if (issues.length === 0 && classManifest) issues = exporterSetClassIssues(set, classManifest);

@@ -1,88 +1,51 @@
 import * as pulumi from '@pulumi/pulumi';
-import {
-  ProvisionerNames,
-  type BindingMode,
-  type DriverConfig,
-  type Images,
-  type JsonObject,
-  type LabelSelector,
-  type ReclaimPolicy,
-  type RecycleStrategy,
-  type Scheduling,
-} from '../api';
+import { ProvisionerNames, type DriverConfig, type JsonObject, type LabelSelector } from '../api';
 import { qemuPoolIssues } from '../manifests/checks';
 import { qemuPoolProp } from '../manifests/prop-paths';
-import { DEFAULT_QEMU_DRIVERS, qemuPoolParameters, type QemuPoolInput } from '../manifests/qemu-pool';
+import {
+  qemuPoolParts,
+  type QemuPoolInput,
+  type QemuPoolOptions,
+  type QemuPoolParts,
+} from '../manifests/qemu-pool';
 import {
   invalidArgsError,
   isPlain,
   resolve,
   TYPE_PREFIX,
+  type InputsOf,
   type ObjectMetadataArgs,
-  type StringMapInput,
 } from './args';
 import { ExporterSet } from './exporter-set';
 import { VirtualTargetClass } from './virtual-target-class';
 
-export type QemuArch = 'x86_64' | 'aarch64';
+export type { QemuArch } from '../provisioners/qemu/parameters';
 
 /**
- * The same props as the cdk8s `QemuPool`, as Inputs. Units are strings, as the CRDs store them:
- * `memory: '8Gi'` and `storage: '16Gi'` are Kubernetes quantities, `scaleDownCooldown: '10m'` a Go duration.
+ * The framework-neutral pool settings, documented there, as Inputs. Units are strings, as the CRDs
+ * store them: `memory: '8Gi'` and `storage: '16Gi'` are Kubernetes quantities, `scaleDownCooldown: '10m'`
+ * a Go duration.
  */
-export interface QemuPoolArgs {
+export interface QemuPoolArgs extends InputsOf<
+  QemuPoolOptions,
+  {
+    firmware: { readonly url?: pulumi.Input<string>; readonly digest?: pulumi.Input<string> };
+    labels: Record<string, pulumi.Input<string>>;
+    annotations: Record<string, pulumi.Input<string>>;
+    drivers: pulumi.Input<DriverConfig>[];
+  }
+> {
   /** Name, namespace and labels of the set (the class takes the same name unless `className` is given). @default name: the component's name */
   readonly metadata?: pulumi.Input<ObjectMetadataArgs>;
-  /** @default the set's name */
-  readonly className?: pulumi.Input<string>;
-  /** Guest architecture. @default the runtime's default (x86_64) */
-  readonly arch?: pulumi.Input<QemuArch>;
-  /** QEMU machine type, e.g. `virt` or `q35`. @default the runtime's default */
-  readonly machineType?: pulumi.Input<string>;
-  /** Virtual CPUs (whole cores). @default the runtime's default */
-  readonly cpu?: pulumi.Input<number>;
-  /** Guest memory, a quantity such as `8Gi`. @default the runtime's default */
-  readonly memory?: pulumi.Input<string>;
-  /** Guest disk, a quantity such as `16Gi`; also sizes the Pod's shared volume so an image can be flashed. @default the runtime's default */
-  readonly storage?: pulumi.Input<string>;
-  /** Firmware to boot. @default none */
-  readonly firmware?: pulumi.Input<{
-    readonly url?: pulumi.Input<string>;
-    readonly digest?: pulumi.Input<string>;
-  }>;
-  /** Use KVM acceleration. @default the runtime's default */
-  readonly kvm?: pulumi.Input<boolean>;
-  /** More QEMU parameters; the typed props above win over the same keys here. @default none */
-  readonly extraParameters?: pulumi.Input<JsonObject>;
-  /** Labels of every instance: what leases select on, e.g. `{ board: 'rpi4', virtual: 'true' }`. */
-  readonly labels: StringMapInput;
-  /** @default none */
-  readonly annotations?: StringMapInput;
-  /** @default one QEMU driver named `qemu` */
-  readonly drivers?: pulumi.Input<pulumi.Input<DriverConfig>[]>;
-  /** @default matchLabels = labels */
-  readonly selector?: pulumi.Input<LabelSelector>;
-  /** @default 0 */
-  readonly minReplicas?: pulumi.Input<number>;
-  /** 0 means unbounded. @default 4 */
-  readonly maxReplicas?: pulumi.Input<number>;
-  /** Warm buffer. @default 0 */
-  readonly minAvailableReplicas?: pulumi.Input<number>;
-  /** A Go duration. @default "5m" */
-  readonly scaleDownCooldown?: pulumi.Input<string>;
-  /** @default "ExitAndReplace" */
-  readonly recycleStrategy?: pulumi.Input<RecycleStrategy>;
-  /** @default "Immediate" */
-  readonly bindingMode?: pulumi.Input<BindingMode>;
-  /** @default "Delete" */
-  readonly reclaimPolicy?: pulumi.Input<ReclaimPolicy>;
-  /** @default none */
-  readonly scheduling?: pulumi.Input<Scheduling>;
-  /** @default the QEMU provisioner's images */
-  readonly images?: pulumi.Input<Images>;
 }
 
-interface ResolvedPool {
+/** Resolved args as the framework-neutral input; `name` is the component's. */
+export function qemuPoolInput(args: pulumi.Unwrap<QemuPoolArgs>, name: string): QemuPoolInput {
+  const { metadata, ...options } = args;
+  return { ...options, name: metadata?.name ?? name, namespace: metadata?.namespace };
+}
+
+interface ResolvedPool extends QemuPoolParts {
   readonly input: QemuPoolInput;
   readonly metadata: pulumi.Unwrap<ObjectMetadataArgs> | undefined;
 }
@@ -111,35 +74,10 @@ export class QemuPool extends pulumi.ComponentResource {
   constructor(name: string, args: QemuPoolArgs, opts?: pulumi.ComponentResourceOptions) {
     super(QemuPool.type, name, {}, opts);
     const check = (a: pulumi.Unwrap<QemuPoolArgs>): ResolvedPool => {
-      const input: QemuPoolInput = {
-        name: a.metadata?.name ?? name,
-        namespace: a.metadata?.namespace,
-        className: a.className,
-        arch: a.arch,
-        machineType: a.machineType,
-        cpu: a.cpu,
-        memory: a.memory,
-        storage: a.storage,
-        firmware: a.firmware,
-        kvm: a.kvm,
-        extraParameters: a.extraParameters,
-        labels: a.labels,
-        annotations: a.annotations,
-        drivers: a.drivers,
-        selector: a.selector,
-        minReplicas: a.minReplicas,
-        maxReplicas: a.maxReplicas,
-        minAvailableReplicas: a.minAvailableReplicas,
-        scaleDownCooldown: a.scaleDownCooldown,
-        recycleStrategy: a.recycleStrategy,
-        bindingMode: a.bindingMode,
-        reclaimPolicy: a.reclaimPolicy,
-        scheduling: a.scheduling,
-        images: a.images,
-      };
+      const input = qemuPoolInput(a, name);
       const issues = qemuPoolIssues(input);
       if (issues.length > 0) throw invalidArgsError(QemuPool.type, name, 'QemuPool', issues, qemuPoolProp);
-      return { input, metadata: a.metadata };
+      return { ...qemuPoolParts(input), input, metadata: a.metadata };
     };
 
     // Plain args give the children plain args (checked at once, shown in full by `pulumi preview`);
@@ -155,11 +93,11 @@ export class QemuPool extends pulumi.ComponentResource {
       {
         metadata: from(({ input }) => ({ name: input.className ?? input.name, namespace: input.namespace })),
         provisioner: ProvisionerNames.qemu,
-        parameters: from(({ input }) => qemuPoolParameters(input)),
-        bindingMode: from(({ input }) => input.bindingMode),
-        reclaimPolicy: from(({ input }) => input.reclaimPolicy),
-        scheduling: from(({ input }) => input.scheduling),
-        images: from(({ input }) => input.images),
+        parameters: from(({ classOptions }) => classOptions.parameters),
+        bindingMode: from(({ classOptions }) => classOptions.bindingMode),
+        reclaimPolicy: from(({ classOptions }) => classOptions.reclaimPolicy),
+        scheduling: from(({ classOptions }) => classOptions.scheduling),
+        images: from(({ classOptions }) => classOptions.images),
       },
       childOpts,
     );
@@ -172,16 +110,15 @@ export class QemuPool extends pulumi.ComponentResource {
           namespace: input.namespace,
         })),
         virtualTargetClass: this.virtualTargetClass,
-        minReplicas: from(({ input }) => input.minReplicas),
-        maxReplicas: from(({ input }) => input.maxReplicas),
-        minAvailableReplicas: from(({ input }) => input.minAvailableReplicas),
-        scaleDownCooldown: from(({ input }) => input.scaleDownCooldown),
-        recycleStrategy: from(({ input }) => input.recycleStrategy),
-        selector: from(({ input }) => input.selector),
-        template: from(({ input }) => ({
-          labels: input.labels,
-          annotations: input.annotations,
-          drivers: [...(input.drivers ?? DEFAULT_QEMU_DRIVERS)],
+        minReplicas: from(({ setOptions }) => setOptions.minReplicas),
+        maxReplicas: from(({ setOptions }) => setOptions.maxReplicas),
+        minAvailableReplicas: from(({ setOptions }) => setOptions.minAvailableReplicas),
+        scaleDownCooldown: from(({ setOptions }) => setOptions.scaleDownCooldown),
+        recycleStrategy: from(({ setOptions }) => setOptions.recycleStrategy),
+        selector: from(({ setOptions }) => setOptions.selector),
+        template: from(({ setOptions: { template } }) => ({
+          ...template,
+          drivers: [...(template.drivers ?? [])],
         })),
       },
       childOpts,

@@ -3,46 +3,40 @@ import * as pulumi from '@pulumi/pulumi';
 import {
   API_VERSION,
   Kinds,
-  type BindingMode,
-  type ConfigMapKeyReference,
-  type Images,
   type JsonObject,
-  type ReclaimPolicy,
-  type Scheduling,
   type VirtualTargetClass as VirtualTargetClassObject,
 } from '../api';
 import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
 import { virtualTargetClassProp } from '../manifests/prop-paths';
-import { buildVirtualTargetClass } from '../manifests/virtual-target-class';
+import { objectMetaInput } from '../manifests/object-meta-input';
+import {
+  buildVirtualTargetClass,
+  type VirtualTargetClassInput,
+  type VirtualTargetClassOptions,
+} from '../manifests/virtual-target-class';
 import {
   dependsOnWith,
   invalidArgsError,
   isPlain,
   resolve,
   TYPE_PREFIX,
+  type InputsOf,
   type ObjectMetadataArgs,
 } from './args';
 
-/** The same props as the cdk8s `VirtualTargetClass`, as Inputs. */
-export interface VirtualTargetClassArgs {
+/** The framework-neutral class settings, documented there, as Inputs; `metadata` is Pulumi's. */
+export interface VirtualTargetClassArgs extends InputsOf<VirtualTargetClassOptions> {
   /** Name, namespace, labels and annotations. @default name: the component's name; namespace: the provider's */
   readonly metadata?: pulumi.Input<ObjectMetadataArgs>;
-  /** The provisioner that realises instances, e.g. `qemu.jumpstarter.dev`. */
-  readonly provisioner: pulumi.Input<string>;
-  /** Provisioner settings, deep-merged under each set's `parameters`. @default none */
-  readonly parameters?: pulumi.Input<JsonObject>;
-  /** Secret in the class's namespace holding backend credentials. @default none */
-  readonly credentialsSecretName?: pulumi.Input<string>;
-  /** `Immediate` keeps warm Pods; `WaitForFirstConsumer` starts a Pod only for a waiting lease. @default "Immediate" */
-  readonly bindingMode?: pulumi.Input<BindingMode>;
-  /** @default "Delete" */
-  readonly reclaimPolicy?: pulumi.Input<ReclaimPolicy>;
-  /** Placement and resources of rendered Pods. @default none */
-  readonly scheduling?: pulumi.Input<Scheduling>;
-  /** ConfigMap with the CA bundle for the exporter config. @default Jumpstarter's service CA */
-  readonly caBundle?: pulumi.Input<ConfigMapKeyReference>;
-  /** Image overrides; a set's own `images` replace these. @default the provisioner's images */
-  readonly images?: pulumi.Input<Images>;
+}
+
+/** Resolved args as the framework-neutral input; `name` is the component's. */
+export function virtualTargetClassInput(
+  args: pulumi.Unwrap<VirtualTargetClassArgs>,
+  name: string,
+): VirtualTargetClassInput {
+  const { metadata, ...options } = args;
+  return { ...options, ...objectMetaInput(metadata, metadata?.name ?? name, metadata?.namespace) };
 }
 
 /** Classes whose args were plain values: an ExporterSet using one can check its class at once. */
@@ -76,20 +70,7 @@ export class VirtualTargetClass extends pulumi.ComponentResource {
   constructor(name: string, args: VirtualTargetClassArgs, opts?: pulumi.ComponentResourceOptions) {
     super(VirtualTargetClass.type, name, {}, opts);
     const check = (a: pulumi.Unwrap<VirtualTargetClassArgs>): VirtualTargetClassObject => {
-      const manifest = buildVirtualTargetClass({
-        name: a.metadata?.name ?? name,
-        namespace: a.metadata?.namespace,
-        labels: a.metadata?.labels,
-        annotations: a.metadata?.annotations,
-        provisioner: a.provisioner,
-        parameters: a.parameters,
-        credentialsSecretName: a.credentialsSecretName,
-        bindingMode: a.bindingMode,
-        reclaimPolicy: a.reclaimPolicy,
-        scheduling: a.scheduling,
-        caBundle: a.caBundle,
-        images: a.images,
-      });
+      const manifest = buildVirtualTargetClass(virtualTargetClassInput(a, name));
       const issues = validateVirtualTargetClass(manifest);
       if (issues.length > 0) {
         throw invalidArgsError(
