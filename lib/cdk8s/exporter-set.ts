@@ -55,11 +55,12 @@ export class ExporterSet extends Construct {
   public readonly virtualTargetClass: IVirtualTargetClass;
   /** The generated L1 object; an escape hatch for JSON patches. */
   public readonly resource: ApiObject;
-  private readonly input: ExporterSetInput;
+  private readonly props: ExporterSetProps;
   private readonly drivers: DriverConfig[];
 
   constructor(scope: Construct, id: string, props: ExporterSetProps) {
     super(scope, id);
+    this.props = props;
     this.virtualTargetClass = props.virtualTargetClass;
     this.drivers = [...(props.template.drivers ?? [])];
     this.namespace = props.metadata?.namespace ?? Chart.of(this).namespace;
@@ -68,9 +69,8 @@ export class ExporterSet extends Construct {
       spec: Lazy.any({ produce: () => this.manifest().spec }),
     });
     this.name = this.resource.name;
-    this.input = exporterSetInput(props, this.name, this.namespace);
 
-    const issues = [...derivedSelectorIssues(this.input), ...validateExporterSet(this.manifest())];
+    const issues = [...derivedSelectorIssues(props), ...validateExporterSet(this.manifest())];
     if (issues.length > 0) throw constructError(this, 'ExporterSet', issues, exporterSetProp);
     this.node.addValidation({ validate: () => issueLines(this.synthIssues(), exporterSetProp) });
   }
@@ -80,8 +80,10 @@ export class ExporterSet extends Construct {
     this.drivers.push(driver);
   }
 
+  /** Built from the props at each call, so the object follows `add*` calls. */
   private manifest(): ExporterSetObject {
-    return buildExporterSet({ ...this.input, template: { ...this.input.template, drivers: this.drivers } });
+    const input = exporterSetInput(this.props, this.name, this.namespace);
+    return buildExporterSet({ ...input, template: { ...input.template, drivers: this.drivers } });
   }
 
   /** Everything checked at synth: the set's own rules again (after add* calls) and its class. */

@@ -93,12 +93,13 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
   public readonly provisioner: string;
   /** The generated L1 object; an escape hatch for JSON patches. */
   public readonly resource: ApiObject;
-  private readonly input: VirtualTargetClassInput;
+  private readonly props: VirtualTargetClassProps;
   private readonly tolerations: Toleration[];
   private readonly nodeSelector: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: VirtualTargetClassProps) {
     super(scope, id);
+    this.props = props;
     this.provisioner = props.provisioner;
     this.tolerations = [...(props.scheduling?.tolerations ?? [])];
     this.nodeSelector = { ...(props.scheduling?.nodeSelector ?? {}) };
@@ -108,7 +109,6 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
       spec: Lazy.any({ produce: () => toL1Spec(this.manifest().spec) }),
     });
     this.name = this.resource.name;
-    this.input = virtualTargetClassInput(props, this.name, this.namespace);
     manifestBuilders.set(this, () => this.manifest());
 
     const issues = validateVirtualTargetClass(this.manifest());
@@ -129,8 +129,9 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
     this.nodeSelector[key] = value;
   }
 
+  /** Built from the props at each call, so the object follows `add*` calls. */
   private manifest(): VirtualTargetClassObject {
-    const given = this.input.scheduling;
+    const given = this.props.scheduling;
     const scheduling: Scheduling | undefined =
       given || this.tolerations.length > 0 || Object.keys(this.nodeSelector).length > 0
         ? {
@@ -139,7 +140,10 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
             tolerations: this.tolerations.length > 0 ? [...this.tolerations] : undefined,
           }
         : undefined;
-    return buildVirtualTargetClass({ ...this.input, scheduling });
+    return buildVirtualTargetClass({
+      ...virtualTargetClassInput(this.props, this.name, this.namespace),
+      scheduling,
+    });
   }
 }
 
