@@ -29,6 +29,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { systemClock, type Clock } from '../queue/clock';
+import { isGone } from './api-errors';
 import type { ListPageRequest } from './custom-objects';
 
 /** The least an informer needs of an object: its metadata. */
@@ -119,11 +120,6 @@ export const DEFAULT_RESTART_BACKOFF = { initialMs: 500, maxMs: 30_000 } as cons
 export const DEFAULT_LIST_PAGE_SIZE = 500;
 /** How often a paged list starts over when its continue token expired (410) before the error counts. */
 const EXPIRED_LIST_RESTARTS = 3;
-
-/** Whether `error` is the API's 410 (Gone / Expired). */
-const isGone = (error: unknown) =>
-  (error as { code?: unknown } | undefined)?.code === 410 ||
-  (error as { statusCode?: unknown } | undefined)?.statusCode === 410;
 
 /** A `Watch` that opens nothing once its informer is stopped and reports what it sees. */
 class GuardedWatch extends Watch {

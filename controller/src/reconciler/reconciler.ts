@@ -30,7 +30,7 @@ import {
 } from '../planner';
 import { parseObjectKey } from '../queue/object-key';
 import type { ReconcileResult } from '../queue/work-queue';
-import { apiErrorMessage, isNotFound } from './api-errors';
+import { apiErrorMessage, isNotFound } from '../kube/api-errors';
 import type { EventRecorder } from './event-recorder';
 import type { LatencyObserver } from './observations';
 import { execute, type Execution, type ExecutorDeps } from './executor';
@@ -130,6 +130,8 @@ export class Reconciler {
     this.deps.expectations.forget(key);
     this.deps.slowStart.forget(key);
     this.deps.statuses.forget(key);
+    this.deps.renders.forget(key);
+    this.deps.caBundles.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
     this.deps.latencies?.forget(key);
   }
