@@ -92,7 +92,8 @@ export interface InformerOptions {
   readonly transform?: (object: WireObject) => WireObject;
   /**
    * Items per list request: the informer lists in pages, so it never holds a whole collection's response
-   * at once (bench P4: one 80 MB list response per kind set the controller's resident memory).
+   * at once (one list response of a large collection can be tens of megabytes, and would set the
+   * controller's resident memory).
    * 0: one request for everything. @default DEFAULT_LIST_PAGE_SIZE
    */
   readonly listPageSize?: number;

@@ -37,8 +37,9 @@ export interface ExecutorDeps {
 /** Writes of one action group in flight at once, for groups outside the `maxBurst` bound. */
 export const WRITE_CONCURRENCY = 16;
 
-/** The groups sent before the others: the finalizer, then the creates with what overlaps them. */
+/** The groups sent while the create batches are in flight (they concern instances that exist already). */
 const ALONGSIDE_CREATES: ReadonlySet<ActionType> = new Set(['PromoteStandby', 'RenderInstance']);
+/** The groups sent before the others: the finalizer, then the creates with what overlaps them. */
 const FIRST: ReadonlySet<ActionType> = new Set(['AddFinalizer', 'CreateExporter', ...ALONGSIDE_CREATES]);
 
 export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): Promise<Execution> {
@@ -72,17 +73,11 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
   await alongside;
 
   const namespace = snapshot.set.metadata?.namespace ?? '';
-  const rest = await confirmDeletes(
-    plan.actions.filter((a) => !FIRST.has(a.type)),
-    deps.clients,
-    namespace,
-    record,
-  );
+  const later = plan.actions.filter((a) => !FIRST.has(a.type));
+  const confirmed = await confirmDeletes(later, deps.clients, namespace, record);
+  const rest = confirmed.filter((a) => !(failed && 'afterCreates' in a && a.afterCreates === true));
   const writes = new Limiter(WRITE_CONCURRENCY);
-  const skipped = (a: Action) => failed !== undefined && 'afterCreates' in a && a.afterCreates === true;
-  await sendGroups(groupsOf(rest.filter((a) => !skipped(a))), undefined, (group) =>
-    writes.forEach(group, apply),
-  );
+  await sendGroups(groupsOf(rest), undefined, (group) => writes.forEach(group, apply));
   return record.result();
 }
 

@@ -4,8 +4,9 @@
  * from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
  * applied and the conditions that changed; the pool's metrics are updated.
  *
- * A set missing from the cache was deleted: its expectations, memo and metrics are dropped. A set of
- * another provisioner is left alone (the planner's `ignored`). Writes that failed other than creates and
+ * A set missing from the cache was deleted: everything kept for it (expectations, create window, status
+ * and render memos, CA bundle reads, metrics) is dropped. A set of another provisioner is left alone
+ * (the planner's `ignored`). Writes that failed other than creates and
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
