@@ -36,18 +36,17 @@ export class ExecutionRecord {
     private readonly expectations: Expectations,
   ) {}
 
-  /** Records the outcome of `action`; true when it took effect. Failed creates are the caller's. */
-  add(action: Action, outcome: ActionOutcome): boolean {
+  /** Records the outcome of `action` (a failed create is the caller's: slow start picks its message). */
+  add(action: Action, outcome: ActionOutcome): void {
     if (action.type === 'CreateExporter' || action.type === 'DeleteExporter') this.changedReplicas = true;
     if (outcome.kind === 'failed') {
       if (action.type === 'DeleteExporter') this.fail(ConditionReasons.FailedDelete, outcome.message);
       else if (action.type !== 'CreateExporter') this.errors.push(outcome.error);
-      return false;
+      return;
     }
     const effect = effectOf(action);
     if (effect) this.expectations.expect(this.key, effect);
     this.applied.push(action);
-    return true;
   }
 
   /** The pass's ReplicaFailure: the first failure of a create or delete. */
