@@ -35,6 +35,8 @@ import { WorkQueue } from './queue/work-queue';
 import { EventRecorder } from './reconciler/event-recorder';
 import { Expectations } from './reconciler/expectations';
 import { SlowStart } from './reconciler/slow-start';
+import { CaBundleCache } from './reconciler/ca-bundle-cache';
+import { RenderMemo } from './reconciler/render-memo';
 import { registerHandlers } from './reconciler/handlers';
 import { LatencyObserver } from './reconciler/observations';
 import { Reconciler } from './reconciler/reconciler';
@@ -115,7 +117,8 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   const expectations = new Expectations(clock, deps.expectationTimeoutMs);
   const reconciler = new Reconciler({
     caches: informers,
-    core: clients.core,
+    caBundles: new CaBundleCache(clients.core, clock),
+    renders: new RenderMemo(),
     clients,
     provisioner: options.provisioner,
     expectations,

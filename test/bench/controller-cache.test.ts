@@ -12,7 +12,9 @@ import { waitUntil } from '../../bench/support/clock';
 import { createClients } from '../../controller/src/kube/clients';
 import { secretDataDigest, type CachedSecret } from '../../controller/src/kube/cache-views';
 import { createInformers, type ControllerInformers } from '../../controller/src/kube/informers';
+import { CaBundleCache } from '../../controller/src/reconciler/ca-bundle-cache';
 import { Expectations } from '../../controller/src/reconciler/expectations';
+import { RenderMemo } from '../../controller/src/reconciler/render-memo';
 import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/snapshot';
 import { StatusMemo } from '../../controller/src/reconciler/status-memo';
 import { startTestCluster, type TestCluster } from '../../controller/src/testing';
@@ -50,7 +52,8 @@ async function seededWorld() {
   }) as CoreV1Api;
   const deps: SnapshotDeps = {
     caches: informers,
-    core,
+    caBundles: new CaBundleCache(core, cluster.clock),
+    renders: new RenderMemo(),
     provisioner,
     expectations: new Expectations(cluster.clock),
     statuses: new StatusMemo(),

@@ -4,8 +4,8 @@
  * short strings interned (string-table.ts); a Pod keeps only what the planner and the handlers read,
  * an Exporter loses the status fields nothing in the controller reads (`devices`, `statusMessage`,
  * condition messages), and a Secret keeps of its data only the credential `token` and, when it holds
- * more (a config Secret), a digest of the whole data. Bench P4: these caches are most of the
- * controller's memory.
+ * more (a config Secret), a digest of the whole data: with thousands of instances these caches are
+ * most of the controller's memory.
  *
  * Objects written by others (Exporters, Leases) may have odd shapes (a looser CRD): a view changes only
  * what has the expected shape and passes anything else through as it came, so the planner's wire
@@ -162,7 +162,7 @@ export function cachedSecretDigest(secret: CachedSecret): string {
 
 /**
  * A digest of a Secret's `data` (base64 values as the API server returns them), independent of key
- * order. The render memo compares a rendered config against the cached one with it (snapshot.ts).
+ * order. The render memo compares a rendered config against the cached one with it (render-memo.ts).
  */
 export function secretDataDigest(data: Readonly<Record<string, unknown>> | undefined): string {
   const hash = createHash('sha256');
@@ -178,7 +178,7 @@ export function secretDataDigest(data: Readonly<Record<string, unknown>> | undef
  * What the controller reads of a Secret it keeps (informers.ts `keepSecret`): its metadata, the `token`
  * (a credential's, the only key a render reads) and, when `data` holds anything else (a config Secret:
  * ≈ 1.7 KB of base64 YAML), a digest of the whole data instead of it — the render memo finds drift by
- * comparing digests (snapshot.ts). `stringData` (which the API never returns) is dropped too.
+ * comparing digests (render-memo.ts). `stringData` (which the API never returns) is dropped too.
  */
 export function secretCacheView(object: WireObject, table: StringTable = CACHE_STRINGS): WireObject {
   const out = compactObject(object, table) as unknown as Json;

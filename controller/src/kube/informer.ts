@@ -29,6 +29,7 @@ import {
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { systemClock, type Clock } from '../queue/clock';
+import { isGone } from './api-errors';
 import type { ListPageRequest } from './custom-objects';
 
 /** The least an informer needs of an object: its metadata. */
@@ -91,7 +92,8 @@ export interface InformerOptions {
   readonly transform?: (object: WireObject) => WireObject;
   /**
    * Items per list request: the informer lists in pages, so it never holds a whole collection's response
-   * at once (bench P4: one 80 MB list response per kind set the controller's resident memory).
+   * at once (one list response of a large collection can be tens of megabytes, and would set the
+   * controller's resident memory).
    * 0: one request for everything. @default DEFAULT_LIST_PAGE_SIZE
    */
   readonly listPageSize?: number;
@@ -119,11 +121,6 @@ export const DEFAULT_RESTART_BACKOFF = { initialMs: 500, maxMs: 30_000 } as cons
 export const DEFAULT_LIST_PAGE_SIZE = 500;
 /** How often a paged list starts over when its continue token expired (410) before the error counts. */
 const EXPIRED_LIST_RESTARTS = 3;
-
-/** Whether `error` is the API's 410 (Gone / Expired). */
-const isGone = (error: unknown) =>
-  (error as { code?: unknown } | undefined)?.code === 410 ||
-  (error as { statusCode?: unknown } | undefined)?.statusCode === 410;
 
 /** A `Watch` that opens nothing once its informer is stopped and reports what it sees. */
 class GuardedWatch extends Watch {

@@ -24,7 +24,7 @@
  * Transforms (what the cache keeps of an object, cache-views.ts): every kind loses
  * `metadata.managedFields` and shares its repeated short strings; a Pod is kept as what the controller
  * reads of it, not its spec; an Exporter without the status fields nothing reads; a Secret with only
- * its `token`, and a config Secret with a digest of its data instead of the data (bench P4).
+ * its `token`, and a config Secret with a digest of its data instead of the data.
  *
  * Lists come in pages (`listPageSize`, informer.ts), each cut down before the next is asked for.
  */
@@ -165,7 +165,7 @@ function coreSource<T>(
     path: (namespace) => collectionPath(resource, namespace),
     // Typed core lists carry Dates; the cache holds wire JSON like the watch events. Each item is
     // filtered, then turned to wire JSON and cut down on its own, so a page is never copied whole and
-    // the strings the transform interns stay shared (bench P4).
+    // the strings the transform interns stay shared.
     list: async (namespace, labelSelector, page) => {
       const typed = await list(namespace, {
         ...(labelSelector !== undefined ? { labelSelector } : {}),

@@ -2,7 +2,7 @@
  * Interning of the strings cached objects repeat: every object parsed from JSON carries its own copy of
  * its namespace, its set's name in labels and owner references, its apiVersion and kind, condition types
  * and reasons. With 10,000 instances (four cached objects each) those copies are a good part of the
- * cache (bench P4); a table hands out one copy per distinct value instead.
+ * cache; a table hands out one copy per distinct value instead.
  *
  * Only short strings are interned, and only from fields of low cardinality (never uids, names, versions
  * or timestamps). The table is bounded: when it is full it starts over, so values that come and go in a

@@ -22,13 +22,13 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import {
-  ApiException,
   V1MicroTime,
   type CoordinationV1Api,
   type KubeConfig,
   type V1Lease,
   type V1LeaseSpec,
 } from '@kubernetes/client-node';
+import { isNotFound } from '../kube/api-errors';
 import { systemClock, type Clock } from '../queue/clock';
 
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
@@ -182,7 +182,7 @@ export class LeaderElector {
     try {
       current = await coordination.readNamespacedLease({ name, namespace });
     } catch (error) {
-      if (!(error instanceof ApiException && error.code === 404)) return this.failed(error);
+      if (!isNotFound(error)) return this.failed(error);
       try {
         const created = await coordination.createNamespacedLease({
           namespace,

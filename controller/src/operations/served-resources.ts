@@ -10,6 +10,7 @@
  * controller recovers by itself once the CRDs are applied.
  */
 import { GROUP, JUMPSTARTER_GROUP } from 'virtual-exporters/internal';
+import { isNotFound } from '../kube/api-errors';
 import {
   ExporterResource,
   ExporterSetResource,
@@ -52,12 +53,6 @@ export function installHint(resource: ApiResource): string {
   return 'check that this is a Kubernetes API server';
 }
 
-/** Whether an informer error says the collection does not exist: its resource is not served. */
-export function isNotServed(error: unknown): boolean {
-  const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
-  return code === 404 || statusCode === 404;
-}
-
 export class ServedResources {
   private readonly missing = new Map<string, ApiResource>();
 
@@ -68,7 +63,8 @@ export class ServedResources {
    * the first time, at debug level on each retry after that), false when the caller should report it.
    */
   failed(plural: string, error: unknown, retryInMs: number | undefined): boolean {
-    if (!isNotServed(error)) return false;
+    // A 404 on a collection: its resource is not served.
+    if (!isNotFound(error)) return false;
     const resource = WATCHED.get(plural) ?? { group: '?', version: '?', plural, kind: plural };
     const fields = { group: resource.group, version: resource.version, resource: plural, retryInMs };
     if (this.missing.has(plural)) {

@@ -8,7 +8,7 @@ import type { ExporterSet } from 'virtual-exporters/internal';
 import type { Logger } from '../operations/logger';
 import type { PlanEvent } from '../planner';
 import type { Clock } from '../queue/clock';
-import { apiErrorMessage } from './api-errors';
+import { apiErrorMessage } from '../kube/api-errors';
 
 export const EVENT_SOURCE = 'exporter-set-controller';
 

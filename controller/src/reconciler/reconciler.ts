@@ -4,8 +4,9 @@
  * from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
  * applied and the conditions that changed; the pool's metrics are updated.
  *
- * A set missing from the cache was deleted: its expectations, memo and metrics are dropped. A set of
- * another provisioner is left alone (the planner's `ignored`). Writes that failed other than creates and
+ * A set missing from the cache was deleted: everything kept for it (expectations, create window, status
+ * and render memos, CA bundle reads, metrics) is dropped. A set of another provisioner is left alone
+ * (the planner's `ignored`). Writes that failed other than creates and
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
@@ -30,7 +31,7 @@ import {
 } from '../planner';
 import { parseObjectKey } from '../queue/object-key';
 import type { ReconcileResult } from '../queue/work-queue';
-import { apiErrorMessage, isNotFound } from './api-errors';
+import { apiErrorMessage, isNotFound } from '../kube/api-errors';
 import type { EventRecorder } from './event-recorder';
 import type { LatencyObserver } from './observations';
 import { execute, type Execution, type ExecutorDeps } from './executor';
@@ -130,6 +131,8 @@ export class Reconciler {
     this.deps.expectations.forget(key);
     this.deps.slowStart.forget(key);
     this.deps.statuses.forget(key);
+    this.deps.renders.forget(key);
+    this.deps.caBundles.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
     this.deps.latencies?.forget(key);
   }

@@ -8,8 +8,19 @@
  * The window is dropped when the burst is over (no create planned and none in flight) and when the set
  * is forgotten, so a set that scales up again hours later starts at one.
  */
+import type { BatchWindow } from './slow-start-batch';
+
 export class SlowStart {
   private readonly windows = new Map<string, number>();
+
+  /** The window of the set `key` as one pass's create batches use it. */
+  window(key: string, maxBurst: number): BatchWindow {
+    return {
+      size: (wanted) => this.batchSize(key, wanted, maxBurst),
+      succeeded: (sent) => this.succeeded(key, sent, maxBurst),
+      failed: () => this.failed(key),
+    };
+  }
 
   /** How many of `wanted` creates the set `key` may send in this pass's batch. */
   batchSize(key: string, wanted: number, maxBurst: number): number {

@@ -1,6 +1,6 @@
 /**
  * A config Secret changed under the controller is rendered back, although the Secret cache holds only a
- * digest of its data (bench P4, cache-views.ts `secretCacheView`): the render memo compares digests.
+ * digest of its data (cache-views.ts `secretCacheView`): the render memo compares digests.
  */
 import { describe, expect, it } from '@jest/globals';
 import { configSecretName } from 'virtual-exporters/internal';

@@ -1,5 +1,5 @@
 /**
- * Exporter credential Secrets that change or break under the controller (issue 7). Jumpstarter owns
+ * Exporter credential Secrets that change or break under the controller. Jumpstarter owns
  * `<exporter>-exporter`; the controller only reads its token.
  * - A token changed in the Secret alone (nothing else about the Exporter changes) reaches the config
  *   Secret promptly: the Secret's change brings its set in, as the set's own objects do.

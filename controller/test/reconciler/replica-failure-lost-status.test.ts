@@ -1,8 +1,8 @@
 /**
- * ReplicaFailure after the retry's status was lost (simulation seeds 186, 412, 873, 1646): a create
- * fails (True), the retried create lands but the status write of that pass fails (as when the
- * controller dies between the two), and no later pass creates or deletes anything — the condition
- * used to stay True for good. A pass with nothing outstanding now clears it.
+ * ReplicaFailure after the retry's status was lost: a create fails (True), the retried create lands but
+ * the status write of that pass fails (as when the controller dies between the two), and no later pass
+ * creates or deletes anything. A pass with nothing outstanding clears the condition, so it does not
+ * stay True for good.
  */
 import { describe, expect, it } from '@jest/globals';
 import {

@@ -1,11 +1,15 @@
 /**
- * Reading client-node's errors: `ApiException` carries the HTTP code and the server's `Status` body
- * (as text or parsed); the ReplicaFailure condition and the logs want the server's message, not the
- * exception's long summary with headers.
+ * Reading the API server's errors, for every caller in the controller: client-node's `ApiException`
+ * carries the HTTP code (`code`) and the server's `Status` body (as text or parsed); a watch's error
+ * carries the code as `statusCode`. The ReplicaFailure condition and the logs want the server's
+ * message, not the exception's long summary with headers.
  */
+
+/** The HTTP status code of a failed request, when the error has one. */
 export function statusCode(error: unknown): number | undefined {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'number' ? code : undefined;
+  const { code, statusCode: watchCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
+  if (typeof code === 'number') return code;
+  return typeof watchCode === 'number' ? watchCode : undefined;
 }
 
 /** The server's `Status` body, parsed when it came as text. */
@@ -20,6 +24,9 @@ function statusBody(error: unknown): { message?: unknown; reason?: unknown } | u
 }
 
 export const isNotFound = (error: unknown): boolean => statusCode(error) === 404;
+
+/** 410 Gone / Expired: a watch's resourceVersion or a list's continue token is too old. */
+export const isGone = (error: unknown): boolean => statusCode(error) === 410;
 
 /** 409 AlreadyExists (a 409 Conflict is something else: a precondition or version that moved). */
 export function isAlreadyExists(error: unknown): boolean {

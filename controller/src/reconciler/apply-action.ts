@@ -1,0 +1,188 @@
+/**
+ * Applies one planned action through the API and says how it went. Idempotence is decided here: names
+ * are never reused, so AlreadyExists on a create means an earlier create of it landed, and NotFound on
+ * a delete means it is gone; both are `done-already`, which counts as success. Renders happen here
+ * (config Secret, then Pod): a credential Secret without a token yet fails like any other write.
+ */
+import type { V1Pod, V1Secret } from '@kubernetes/client-node';
+import { DRAIN_FINALIZER, configSecretName, type ExporterSet } from 'virtual-exporters/internal';
+import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
+import type { KubeClients } from '../kube/clients';
+import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
+import type { Action, LabelInstanceAction } from '../planner';
+import type { SetWorld } from './snapshot';
+
+export type ActionOutcome =
+  | { readonly kind: 'applied' }
+  | { readonly kind: 'done-already' }
+  | { readonly kind: 'failed'; readonly error: unknown; readonly message: string };
+
+const APPLIED: ActionOutcome = { kind: 'applied' };
+const DONE_ALREADY: ActionOutcome = { kind: 'done-already' };
+
+/** Applies `action` to the set of `world`; never throws (a failed write is the `failed` outcome). */
+export async function applyAction(
+  action: Action,
+  clients: KubeClients,
+  world: SetWorld,
+): Promise<ActionOutcome> {
+  try {
+    return await write(action, clients, world);
+  } catch (error) {
+    return { kind: 'failed', error, message: apiErrorMessage(error) };
+  }
+}
+
+async function write(action: Action, clients: KubeClients, world: SetWorld): Promise<ActionOutcome> {
+  const set = world.snapshot.set;
+  const namespace = set.metadata?.namespace ?? '';
+  switch (action.type) {
+    case 'AddFinalizer':
+      await addFinalizer(clients, set);
+      return APPLIED;
+    case 'RemoveFinalizer':
+      return removeFinalizer(clients, set);
+    case 'CreateExporter':
+      return unless(isAlreadyExists, () => clients.exporters.create(namespace, action.exporter));
+    case 'PromoteStandby':
+    case 'DisableExporter':
+      await clients.exporters.patch(namespace, action.name, mergePatch(action.patch));
+      return APPLIED;
+    case 'RenderInstance': {
+      const rendered = await world.render(action.name);
+      for (const object of rendered.objects) await createRendered(clients, namespace, object);
+      return APPLIED;
+    }
+    case 'SyncConfigSecret':
+      await syncConfigSecret(clients, world, action.name);
+      return APPLIED;
+    case 'LabelInstance':
+      await labelInstance(clients, namespace, action);
+      return APPLIED;
+    case 'DeletePod':
+      return unless(isNotFound, () =>
+        clients.core.deleteNamespacedPod({
+          namespace,
+          name: action.name,
+          ...(action.podUid ? { body: { preconditions: { uid: action.podUid } } } : {}),
+        }),
+      );
+    case 'ReleaseExporter': {
+      // Guarded by the resourceVersion the planner saw (409 if the Exporter changed since).
+      const resourceVersion = world.exporters.get(action.name)?.metadata?.resourceVersion;
+      const patch = {
+        ...action.patch,
+        metadata: { ...action.patch.metadata, ...(resourceVersion ? { resourceVersion } : {}) },
+      };
+      await clients.exporters.patch(namespace, action.name, mergePatch(patch));
+      return APPLIED;
+    }
+    case 'DeleteExporter': {
+      const uid = world.exporters.get(action.name)?.metadata?.uid;
+      return unless(isNotFound, () => clients.exporters.delete(namespace, action.name, uid ? { uid } : {}));
+    }
+  }
+}
+
+/** Sends `request`; the error `done` recognises means the write had already happened. */
+async function unless(
+  done: (error: unknown) => boolean,
+  request: () => Promise<unknown>,
+): Promise<ActionOutcome> {
+  try {
+    await request();
+    return APPLIED;
+  } catch (error) {
+    if (!done(error)) throw error;
+    return DONE_ALREADY;
+  }
+}
+
+async function createRendered(
+  clients: KubeClients,
+  namespace: string,
+  object: Record<string, unknown>,
+): Promise<ActionOutcome> {
+  if (object.kind === 'Secret') {
+    return unless(isAlreadyExists, () =>
+      clients.core.createNamespacedSecret({ namespace, body: object as V1Secret }),
+    );
+  }
+  if (object.kind === 'Pod') {
+    return unless(isAlreadyExists, () =>
+      clients.core.createNamespacedPod({ namespace, body: object as V1Pod }),
+    );
+  }
+  throw new Error(`the provisioner rendered a ${String(object.kind)}, which the controller does not create`);
+}
+
+/** Writes the config Secret the instance renders to, creating it when it is gone. */
+async function syncConfigSecret(clients: KubeClients, world: SetWorld, name: string): Promise<void> {
+  const namespace = world.snapshot.set.metadata?.namespace ?? '';
+  const rendered = await world.render(name);
+  const secret = rendered.objects.find((o) => o.kind === 'Secret') as V1Secret | undefined;
+  if (!secret?.metadata?.name) throw new Error(`the render of ${name} has no config Secret`);
+  try {
+    // `data` replaced whole (JSON patch `add` sets or replaces the member): a merge patch would keep
+    // a key someone added, the digest would never match again, and every pass would patch anew.
+    await patchSecret(
+      clients.core,
+      namespace,
+      secret.metadata.name,
+      jsonPatch([{ op: 'add', path: '/data', value: secret.data ?? {} }]),
+    );
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    await createRendered(clients, namespace, secret as Record<string, unknown>);
+  }
+}
+
+/**
+ * Adds the missing labels to an adopted instance's Exporter, Pod and config Secret: a merge patch of
+ * `metadata.labels` with only those keys, so nothing else on the objects changes. One that is gone
+ * meanwhile needs no labels.
+ */
+async function labelInstance(
+  clients: KubeClients,
+  namespace: string,
+  action: LabelInstanceAction,
+): Promise<void> {
+  const patchOf = (labels: Readonly<Record<string, string>>) => mergePatch({ metadata: { labels } });
+  const { exporter, pod, configSecret } = action;
+  if (exporter) {
+    await unless(isNotFound, () => clients.exporters.patch(namespace, action.name, patchOf(exporter)));
+  }
+  if (pod) await unless(isNotFound, () => patchPod(clients.core, namespace, action.name, patchOf(pod)));
+  if (configSecret) {
+    await unless(isNotFound, () =>
+      patchSecret(clients.core, namespace, configSecretName(action.name), patchOf(configSecret)),
+    );
+  }
+}
+
+/** A merge patch of the whole list, guarded by the resourceVersion it was read at (409 if it moved). */
+async function addFinalizer(clients: KubeClients, set: ExporterSet): Promise<void> {
+  const finalizers = [...(set.metadata?.finalizers ?? []), DRAIN_FINALIZER];
+  const resourceVersion = set.metadata?.resourceVersion;
+  await clients.exporterSets.patch(
+    set.metadata?.namespace ?? '',
+    set.metadata?.name ?? '',
+    mergePatch({ metadata: { finalizers, ...(resourceVersion ? { resourceVersion } : {}) } }),
+  );
+}
+
+/** A JSON patch that removes the finalizer only where it still is (the `test` fails otherwise). */
+async function removeFinalizer(clients: KubeClients, set: ExporterSet): Promise<ActionOutcome> {
+  const index = (set.metadata?.finalizers ?? []).indexOf(DRAIN_FINALIZER);
+  if (index < 0) return DONE_ALREADY;
+  return unless(isNotFound, () =>
+    clients.exporterSets.patch(
+      set.metadata?.namespace ?? '',
+      set.metadata?.name ?? '',
+      jsonPatch([
+        { op: 'test', path: `/metadata/finalizers/${index}`, value: DRAIN_FINALIZER },
+        { op: 'remove', path: `/metadata/finalizers/${index}` },
+      ]),
+    ),
+  );
+}

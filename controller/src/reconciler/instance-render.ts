@@ -1,0 +1,120 @@
+/**
+ * Rendering the instances of one set with the provisioner, for one pass: the token comes from the
+ * credential Secret `<exporter>-exporter` in the Secret cache (which keeps Jumpstarter's credential
+ * Secrets, see `keepSecret`), the CA bundle from the CA-bundle cache, read at most once per pass.
+ */
+import { createHash } from 'node:crypto';
+import {
+  mergeParameters,
+  type Exporter,
+  type ExporterSet,
+  type Provisioner,
+  type RenderedInstance,
+  type VirtualTargetClass,
+} from 'virtual-exporters/internal';
+import type { CacheView } from '../kube/informer';
+import type { SecretObject } from '../kube/wire';
+import type { SecretView } from '../planner';
+import type { CaBundleCache } from './ca-bundle-cache';
+
+export interface RenderDeps {
+  readonly caches: { readonly secrets: CacheView<SecretObject> };
+  readonly provisioner: Provisioner;
+  readonly caBundles: CaBundleCache;
+}
+
+/** Everything of an Exporter a render may read (not its status beyond these). */
+function exporterInputs(exporter: Exporter): unknown[] {
+  const { uid, name, namespace, labels, annotations, ownerReferences } = exporter.metadata ?? {};
+  return [
+    uid,
+    name,
+    namespace,
+    labels,
+    annotations,
+    ownerReferences,
+    exporter.spec,
+    exporter.status?.endpoint,
+    exporter.status?.credential,
+  ];
+}
+
+function decode(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
+}
+
+export class SetRenderer {
+  private readonly namespace: string;
+  private caBundle: Promise<string | undefined> | undefined;
+  /** What every instance of the pass shares, serialized once. */
+  private setInputs: string | undefined;
+
+  constructor(
+    private readonly key: string,
+    private readonly set: ExporterSet,
+    private readonly cls: VirtualTargetClass | undefined,
+    private readonly exporters: ReadonlyMap<string, Exporter>,
+    private readonly deps: RenderDeps,
+  ) {
+    this.namespace = set.metadata?.namespace ?? '';
+  }
+
+  /** The token of the instance's credential Secret, when the cache holds one. */
+  tokenOf(exporter: Exporter): string | undefined {
+    const secretName = exporter.status?.credential?.name;
+    const secret = secretName
+      ? (this.deps.caches.secrets.get(this.namespace, secretName) as SecretView | undefined)
+      : undefined;
+    return decode(secret?.data?.token);
+  }
+
+  /** Renders an instance (config Secret, Pod); throws when it cannot be rendered yet. */
+  readonly render = async (name: string): Promise<RenderedInstance> => {
+    const exporter = this.exporters.get(name);
+    if (!exporter) throw new Error(`instance ${this.namespace}/${name} is not in the cache`);
+    const cls = this.cls;
+    if (!cls) {
+      throw new Error(
+        `the VirtualTargetClass ${this.set.spec?.virtualTargetClassName} of ${this.key} does not exist`,
+      );
+    }
+    const token = this.tokenOf(exporter);
+    const ca = await this.caBundleOf(cls);
+    return this.deps.provisioner.render({
+      exporterSet: this.set,
+      virtualTargetClass: cls,
+      parameters: mergeParameters(cls.spec?.parameters, this.set.spec?.parameters),
+      exporter,
+      token: token ?? '',
+      ...(ca !== undefined ? { caBundle: ca } : {}),
+    });
+  };
+
+  /**
+   * A digest of everything a render of `exporter` reads: the set's and class's identity and spec, the
+   * Exporter's identity, metadata, spec, endpoint and credential, the token and the CA bundle.
+   */
+  async inputsOf(exporter: Exporter, cls: VirtualTargetClass): Promise<string> {
+    const token = this.tokenOf(exporter);
+    const ca = await this.caBundleOf(cls);
+    const set = this.set;
+    this.setInputs ??= JSON.stringify([
+      set.metadata?.uid,
+      set.metadata?.name,
+      set.spec,
+      cls.metadata?.uid,
+      cls.spec,
+      ca,
+    ]);
+    return createHash('sha256')
+      .update(this.setInputs)
+      .update('\u0000')
+      .update(JSON.stringify([...exporterInputs(exporter), token]))
+      .digest('base64');
+  }
+
+  private caBundleOf(cls: VirtualTargetClass): Promise<string | undefined> {
+    this.caBundle ??= this.deps.caBundles.bundle(this.key, this.namespace, cls);
+    return this.caBundle;
+  }
+}
