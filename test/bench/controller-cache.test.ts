@@ -15,7 +15,7 @@ import { createInformers, type ControllerInformers } from '../../controller/src/
 import { Expectations } from '../../controller/src/reconciler/expectations';
 import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/snapshot';
 import { StatusMemo } from '../../controller/src/reconciler/status-memo';
-import { startTestCluster, type TestCluster } from '../../controller/src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'cache';
 let cluster: TestCluster | undefined;

@@ -6,7 +6,7 @@
  * `{ path, message }` shape the CRD tests assert on.
  */
 import type { CustomResourceDefinition } from '../../lib/crds';
-import { CEL_SKIPPED_MESSAGE, compileCrd } from '../../controller/src/testing/admission';
+import { CEL_SKIPPED_MESSAGE, compileCrd } from 'virtual-exporters-test-cluster';
 
 export { CEL_SKIPPED_MESSAGE };
 
