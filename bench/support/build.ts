@@ -1,7 +1,7 @@
 /**
  * The benchmarks run the built code: the controller child is `controller/out/main.js`, and ts-node
- * resolves `virtual-exporters` to `out/lib` and `virtual-exporters-test-cluster` to `test-cluster/out`. `ensureBuilt` runs `npm run build` when an output is
- * missing or older than a source it is built from.
+ * resolves `virtual-exporters` to `out/lib` and `virtual-exporters-test-cluster` to `test-cluster/out`.
+ * `ensureBuilt` runs `npm run build` when an output is missing or older than a source it is built from.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';

@@ -1,8 +1,9 @@
 /**
  * The lab runs the BUILT controller (`controller/out/main.js`), and its own TypeScript resolves
  * `virtual-exporters` to the built library (`out/lib`) and the controller and the test cluster to their
- * packages' `out/`. So before anything else it checks that every source of those has an output at least as new, and runs `npm run build` when one is missing or older
- * (a fresh clone, or edited sources); an up-to-date tree starts at once.
+ * packages' `out/`. So before anything else it checks that every source of those has an output at
+ * least as new, and runs `npm run build` when one is missing or older (a fresh clone, or edited
+ * sources); an up-to-date tree starts at once.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
