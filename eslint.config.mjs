@@ -9,7 +9,7 @@ export default tseslint.config(
   prettier,
   {
     // Tests poke at synthesized manifests, whose shapes are asserted rather than typed.
-    files: ['test/**/*.ts', 'controller/test/**/*.ts'],
+    files: ['test/**/*.ts', '*/test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

@@ -4,7 +4,7 @@
 module.exports = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  roots: ['<rootDir>/test', '<rootDir>/controller'],
+  roots: ['<rootDir>/test', '<rootDir>/test-cluster', '<rootDir>/controller', '<rootDir>/tools'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/out/'],
   transform: {
@@ -14,7 +14,8 @@ module.exports = {
   moduleNameMapper: {
     '^virtual-exporters$': '<rootDir>/lib/index.ts',
     '^virtual-exporters/(.*)$': '<rootDir>/lib/$1/index.ts',
-    '^virtual-exporters-controller/testing$': '<rootDir>/controller/src/testing/index.ts',
+    '^virtual-exporters-test-cluster$': '<rootDir>/test-cluster/src/index.ts',
+    '^virtual-exporters-controller/internal$': '<rootDir>/controller/src/internal.ts',
   },
   // CI machines have 2 cores; jest's default (cores - 1) would run the suite on a single worker.
   maxWorkers: '100%',

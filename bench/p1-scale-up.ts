@@ -25,7 +25,7 @@ import { createClients, type KubeClients } from '../controller/src/kube/clients'
 import { createInformers, type ControllerInformers } from '../controller/src/kube/informers';
 import type { SecretObject } from '../controller/src/kube/wire';
 import { currentRevision, desiredExporter } from '../controller/src/planner';
-import { DEFAULT_ENDPOINT } from '../controller/src/testing/jumpstarter/simulator';
+import { DEFAULT_ENDPOINT } from 'virtual-exporters-test-cluster';
 import type { Benchmark, BenchContext } from './support/benchmark';
 import { profileFlags } from './support/benchmark';
 import { startClusterChild, type ClusterChild } from './support/cluster-child';

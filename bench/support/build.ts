@@ -1,7 +1,7 @@
 /**
  * The benchmarks run the built code: the controller child is `controller/out/main.js`, and ts-node
- * resolves `virtual-exporters` to `out/lib`. `ensureBuilt` runs `npm run build` when an output is
- * missing or older than a source it is built from.
+ * resolves `virtual-exporters` to `out/lib` and `virtual-exporters-test-cluster` to `test-cluster/out`.
+ * `ensureBuilt` runs `npm run build` when an output is missing or older than a source it is built from.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -13,6 +13,7 @@ export const repositoryRoot = (): string => path.resolve(__dirname, '../..');
 /** Each output with the source folders it is built from. */
 const OUTPUTS: readonly { output: string; sources: readonly string[] }[] = [
   { output: 'out/lib/index.js', sources: ['lib', 'imports'] },
+  { output: 'test-cluster/out/index.js', sources: ['lib', 'imports', 'test-cluster/src'] },
   { output: 'controller/out/main.js', sources: ['lib', 'imports', 'controller/src'] },
 ];
 

@@ -5,7 +5,7 @@
  * IPC as `{ id, op, args }` with `{ id, result }` or `{ id, error }`. It stops when told (`stop`) or
  * when its parent goes away.
  */
-import { startTestCluster } from '../../controller/src/testing';
+import { startTestCluster } from 'virtual-exporters-test-cluster';
 import { createClusterService, type ClusterApi } from './cluster-service';
 
 export interface ClusterProcessOptions {

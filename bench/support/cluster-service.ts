@@ -18,7 +18,7 @@ import type {
   LeaseRequest,
   TestCluster,
   WatchEvent,
-} from '../../controller/src/testing';
+} from 'virtual-exporters-test-cluster';
 import { epochNow } from './clock';
 import { isOnline, resourcesOf, seedSettledPools, type PoolLayout, type SeedReport } from './seed';
 

@@ -2,7 +2,7 @@
  * Write requests of one identity, and waiting until it stops making them: the benchmarks measure a
  * controller from the moment it has settled (its first status writes and events done).
  */
-import type { Verb } from '../../controller/src/testing';
+import type { Verb } from 'virtual-exporters-test-cluster';
 import type { ClusterChild } from './cluster-child';
 import { sleep } from './clock';
 

@@ -23,7 +23,7 @@ import {
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import { currentRevision, desiredExporter } from '../../controller/src/planner';
-import type { KubeObject, ResourceType, TestCluster } from '../../controller/src/testing';
+import type { KubeObject, ResourceType, TestCluster } from 'virtual-exporters-test-cluster';
 import { waitUntil } from './clock';
 
 export interface PoolLayout {

@@ -4,8 +4,7 @@
  * the set does not choose the exporter image of a class with credentials.
  * Both objects are assumed to have passed their own validators.
  */
-import { ProvisionerNames, type ExporterSet, type VirtualTargetClass } from '../api';
-import type { Provisioner } from '../provisioners/provisioner';
+import { ProvisionerNames, type DriverConfig, type ExporterSet, type VirtualTargetClass } from '../api';
 import { prefixIssues, type ValidationIssue } from './issue';
 import { isAbsent } from './issue-collector';
 import { isPlainObject, mergeParameters } from './merge';
@@ -19,6 +18,15 @@ export interface ReferenceValidationOptions {
   readonly reservedProvisioners?: readonly string[];
   /** Names the lookup knows, listed in the message for an unknown provisioner. */
   readonly knownProvisioners?: readonly string[];
+}
+
+/**
+ * What the check needs of a provisioner, so core stays free of the plug-ins (every `Provisioner` is
+ * one): its name for messages, and `validate` for the merged parameters and the set's drivers.
+ */
+export interface ParameterValidator {
+  readonly name: string;
+  validate(parameters: unknown, context?: { readonly drivers?: readonly DriverConfig[] }): ValidationIssue[];
 }
 
 const CLASS_NAME_PATH = 'spec.virtualTargetClassName';
@@ -36,7 +44,7 @@ const TEMPLATE_PATH_PREFIX = 'spec.template.';
 export function validateExporterSetReferences(
   set: ExporterSet,
   cls: VirtualTargetClass | undefined,
-  lookup: (provisionerName: string) => Provisioner | undefined,
+  lookup: (provisionerName: string) => ParameterValidator | undefined,
   options: ReferenceValidationOptions = {},
 ): ValidationIssue[] {
   const className = set.spec?.virtualTargetClassName;

@@ -12,7 +12,7 @@
  * `IMAGE_NODE_BASE=<reference>` builds on that base instead (skipping 2 and 3); `IMAGE_WORK_DIR` moves
  * the downloads and buildah's storage (default `<tmp>/virtual-exporters-image`).
  */
-import { ensureBuilt } from '../../controller/src/lab/build';
+import { ensureBuilt } from '../../tools/src/lab/build';
 import { buildLocalBase, fetchNode } from './base';
 import { buildControllerImage } from './build';
 import { ensureHostTools } from './tools';

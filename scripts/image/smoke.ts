@@ -32,8 +32,8 @@ import {
   type Exporter,
   type ExporterSet,
 } from 'virtual-exporters/internal';
-import { applyManifests } from '../../controller/src/lab/apply';
-import { isOnline, startTestCluster, type TestCluster } from '../../controller/src/testing';
+import { applyManifests } from '../../tools/src/lab/apply';
+import { isOnline, startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { run } from './command';
 import { BUILDAH_GLOBAL, ISOLATION, WORK_DIR, localReference } from './settings';
 

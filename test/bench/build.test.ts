@@ -24,7 +24,9 @@ describe('bench build check', () => {
     const root = tree({
       'lib/index.ts': 100,
       'controller/src/main.ts': 300,
+      'test-cluster/src/index.ts': 100,
       'out/lib/index.js': 200,
+      'test-cluster/out/index.js': 200,
       'controller/out/main.js': 200,
     });
     expect(staleReason(root)).toBe('controller/out/main.js is older than controller/src/');
@@ -35,7 +37,9 @@ describe('bench build check', () => {
       'lib/index.ts': 100,
       'imports/k.ts': 100,
       'controller/src/main.ts': 100,
+      'test-cluster/src/index.ts': 100,
       'out/lib/index.js': 200,
+      'test-cluster/out/index.js': 200,
       'controller/out/main.js': 200,
     });
     expect(staleReason(root)).toBeUndefined();

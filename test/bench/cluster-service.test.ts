@@ -7,7 +7,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { epochNow, waitUntil } from '../../bench/support/clock';
 import { createClusterService } from '../../bench/support/cluster-service';
 import { poolLabels } from '../../bench/support/seed';
-import { startTestCluster, type TestCluster } from '../../controller/src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 let cluster: TestCluster | undefined;
 afterEach(async () => {

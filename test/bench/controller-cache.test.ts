@@ -17,7 +17,7 @@ import { Expectations } from '../../controller/src/reconciler/expectations';
 import { RenderMemo } from '../../controller/src/reconciler/render-memo';
 import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/snapshot';
 import { StatusMemo } from '../../controller/src/reconciler/status-memo';
-import { startTestCluster, type TestCluster } from '../../controller/src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'cache';
 let cluster: TestCluster | undefined;

@@ -9,7 +9,7 @@ import { countExporters, resourcesOf, seedSettledPools } from '../../bench/suppo
 import { waitUntil } from '../../bench/support/clock';
 import { startManager, type Manager } from '../../controller/src/manager';
 import { createLogger } from '../../controller/src/operations/logger';
-import { startTestCluster, type TestCluster } from '../../controller/src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NAMESPACES = ['bench-a', 'bench-b'];
 const WRITES = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;

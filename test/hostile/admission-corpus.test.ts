@@ -9,7 +9,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { jumpstarterCrds, ourCrds } from '../../lib/crds';
 import { validateExporterSet, validateVirtualTargetClass } from '../../lib/core';
-import { createRegistry, createStore, type ResourceType } from '../../controller/src/testing';
+import { createRegistry, createStore, type ResourceType } from 'virtual-exporters-test-cluster';
 import { CORPUS, NS, type HostileCase, type ResourceTypes } from './corpus';
 
 const registry = createRegistry([...ourCrds, ...jumpstarterCrds]);

@@ -6,7 +6,7 @@
  * ObjectMeta rules, exactly as on every request of the test cluster.
  */
 import type { JsonObject } from '../../lib/api';
-import type { KubeObject, MemoryStore, ResourceType } from '../../controller/src/testing';
+import type { KubeObject, MemoryStore, ResourceType } from 'virtual-exporters-test-cluster';
 
 export const NS = 'lab';
 

@@ -2,11 +2,11 @@
  * The admission simulator for the library tests: what a Kubernetes API server does to a custom
  * resource on create or update (status reset, pruning, defaulting, ajv validation, CEL rules with
  * transition rules, CEL skipped on blocking schema errors). The logic is the test cluster's
- * (controller/src/testing/admission.ts, see its module doc); this adapter keeps the simple
+ * (test-cluster/src/admission.ts, see its module doc); this adapter keeps the simple
  * `{ path, message }` shape the CRD tests assert on.
  */
 import type { CustomResourceDefinition } from '../../lib/crds';
-import { CEL_SKIPPED_MESSAGE, compileCrd } from '../../controller/src/testing/admission';
+import { CEL_SKIPPED_MESSAGE, compileCrd } from 'virtual-exporters-test-cluster';
 
 export { CEL_SKIPPED_MESSAGE };
 

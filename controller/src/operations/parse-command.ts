@@ -3,7 +3,7 @@
  * want it: help is returned as text (not printed, not exiting), and a usage error becomes the caller's
  * own error type without commander's "error: " prefix.
  */
-import { CommanderError, type Command } from 'commander';
+import type { Command, CommanderError } from 'commander';
 
 export function parseCommand(
   command: Command,
@@ -14,11 +14,20 @@ export function parseCommand(
   try {
     command.parse([...argv], { from: 'user' });
   } catch (error) {
-    if (error instanceof CommanderError) {
+    if (isCommanderError(error)) {
       if (error.code === 'commander.helpDisplayed') return { help: output.text };
       throw usageError(error.message.replace(/^error: /, ''));
     }
     throw error;
   }
   return undefined;
+}
+
+/**
+ * By its code rather than `instanceof`: the lab's package installs its own copy of commander, whose
+ * errors are not instances of this package's class.
+ */
+function isCommanderError(error: unknown): error is CommanderError {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('commander.');
 }

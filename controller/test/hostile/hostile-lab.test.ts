@@ -17,7 +17,7 @@ import {
   type ExporterSetSpec,
   type JsonObject,
 } from 'virtual-exporters/internal';
-import type { KubeObject } from '../../src/testing';
+import type { KubeObject } from 'virtual-exporters-test-cluster';
 import {
   NS,
   createClass,

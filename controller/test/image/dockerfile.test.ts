@@ -101,6 +101,19 @@ describe('controller image › Dockerfile', () => {
     expect(last.slice(prodInstall)).toMatch(/cp -a package\.json out node_modules \/app\//);
   });
 
+  it('builds only the library and the controller, never the test cluster or the tools', () => {
+    const build = dockerfile.stages[0].instructions;
+    const copied = build.filter((i) => i.keyword === 'COPY').map((i) => i.value);
+    for (const other of ['test-cluster', 'tools']) {
+      expect(copied.filter((value) => value.includes(other))).toEqual([]);
+      expect(read('.dockerignore').split('\n')).toContain(other);
+    }
+    const runs = build.filter((i) => i.keyword === 'RUN').map((i) => i.value);
+    expect(runs[runs.length - 1]).toMatch(/^npm run build:controller /);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    expect(scripts['build:controller']).toBe('tsc -p tsconfig.build.json && tsc -p controller/tsconfig.json');
+  });
+
   it("runs as the installer's non-root uid", () => {
     const users = inRuntime('USER').map((i) => i.value);
     const { securityContext } = installerContainer();

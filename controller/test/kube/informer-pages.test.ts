@@ -10,7 +10,7 @@ import type { ListPageRequest } from '../../src/kube/custom-objects';
 import { ResourceInformer, type InformerSource } from '../../src/kube/informer';
 import { createInformers, type ControllerInformers } from '../../src/kube/informers';
 import { collectionPath } from '../../src/kube/resources';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { eventually, exporter, exporterSet, names, pod } from './support';
 
 /** Events kept by the cluster: small, so a few writes expire a list's snapshot. */

@@ -13,7 +13,7 @@ import { createClients, type KubeClients } from '../../src/kube/clients';
 import { createInformers, type ControllerInformers } from '../../src/kube/informers';
 import type { InformerErrorContext } from '../../src/kube/informer';
 import { mergePatch } from '../../src/kube/patch';
-import { startTestCluster, type FaultRule, type TestCluster } from '../../src/testing';
+import { startTestCluster, type FaultRule, type TestCluster } from 'virtual-exporters-test-cluster';
 import { eventually, exporter, exporterSet, names, pod } from './support';
 
 let cluster: TestCluster;

@@ -15,7 +15,7 @@ import {
   patchCustomObjectStatus,
   patchSecret,
 } from '../../src/kube/patch';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { exporter, exporterSet } from './support';
 
 const NS = 'default';

@@ -9,7 +9,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import { JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
 import { createClients } from '../../src/kube/clients';
 import { createInformers, keepSecret, type ControllerInformers } from '../../src/kube/informers';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { eventually, names } from './support';
 
 const NS = 'lab';

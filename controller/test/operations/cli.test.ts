@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { jumpstarterCrds, ourCrds } from 'virtual-exporters/internal';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { NS } from '../scenarios/support';
 
 const ROOT = process.cwd();

@@ -15,7 +15,7 @@ import {
   LeaderElector,
   leaderElectionId,
 } from '../../src/operations/leader-election';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'ops';
 const TIMING = { leaseDurationMs: 400, renewDeadlineMs: 250, retryPeriodMs: 50 } as const;

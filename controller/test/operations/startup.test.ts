@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:net';
 import { startManager } from '../../src/manager';
 import { ListenError } from '../../src/operations/http-server';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { controllerOptions, NS } from '../scenarios/support';
 
 let cluster: TestCluster | undefined;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { WorkQueue, type ReconcileHandler } from '../../src/queue/work-queue';
-import { manualClock, type ManualClock } from '../../src/testing';
+import { manualClock, type ManualClock } from 'virtual-exporters-test-cluster';
 
 /** Lets pending promise callbacks (worker hand-offs) run. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -12,7 +12,7 @@ import { execute, type Execution } from '../../src/reconciler/executor';
 import { Expectations } from '../../src/reconciler/expectations';
 import { SlowStart } from '../../src/reconciler/slow-start';
 import type { SetWorld } from '../../src/reconciler/snapshot';
-import { manualClock } from '../../src/testing';
+import { manualClock } from 'virtual-exporters-test-cluster';
 
 const KEY = 'lab/pool';
 const set = {

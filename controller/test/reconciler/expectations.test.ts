@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Expectations } from '../../src/reconciler/expectations';
-import { manualClock } from '../../src/testing';
+import { manualClock } from 'virtual-exporters-test-cluster';
 
 describe('Expectations', () => {
   it('lists applied writes as in flight until the cache shows them', () => {

@@ -11,7 +11,7 @@ import { execute } from '../../src/reconciler/executor';
 import { Expectations } from '../../src/reconciler/expectations';
 import { SlowStart } from '../../src/reconciler/slow-start';
 import type { SetWorld } from '../../src/reconciler/snapshot';
-import { startTestCluster, type TestCluster } from '../../src/testing';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'lab';
 let cluster: TestCluster | undefined;

@@ -18,9 +18,7 @@ import {
   type Exporter,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import { LeaseState, type TestCluster } from '../../src/testing';
-import { secretValue } from '../../src/testing/jumpstarter/credentials';
-import type { KubeObject } from '../../src/testing/types';
+import { type KubeObject, LeaseState, secretValue, type TestCluster } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,
   NS,

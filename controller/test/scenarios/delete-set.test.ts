@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { DRAIN_FINALIZER } from 'virtual-exporters/internal';
-import { LeaseState } from '../../src/testing';
+import { LeaseState } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,
   NS,

@@ -3,7 +3,7 @@
  * the ExporterSet, written by the controller, saying what happened to which instances and why.
  */
 import { describe, expect, it } from '@jest/globals';
-import { LeaseState } from '../../src/testing';
+import { LeaseState } from 'virtual-exporters-test-cluster';
 import {
   NS,
   TEMPLATE_LABELS,

@@ -4,7 +4,7 @@
  * instance serves again.
  */
 import { describe, expect, it } from '@jest/globals';
-import { LeaseState } from '../../src/testing';
+import { LeaseState } from 'virtual-exporters-test-cluster';
 import {
   NS,
   TEMPLATE_LABELS,

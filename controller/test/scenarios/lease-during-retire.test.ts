@@ -5,7 +5,7 @@
  * keeps the instance alive and serving until the lease ends; then it goes.
  */
 import { describe, expect, it } from '@jest/globals';
-import { LeaseState } from '../../src/testing';
+import { LeaseState } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,
   NS,

@@ -14,7 +14,7 @@ import {
   Labels,
   type ControllerRule,
 } from 'virtual-exporters/internal';
-import type { CounterEntry } from '../../src/testing/counters';
+import type { CounterEntry } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,
   NS,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Labels } from 'virtual-exporters/internal';
-import { LeaseState } from '../../src/testing';
+import { LeaseState } from 'virtual-exporters-test-cluster';
 import {
   NS,
   TEMPLATE_LABELS,

@@ -16,7 +16,7 @@ import {
 import { startManager, type Manager, type ManagerDeps } from '../../src/manager';
 import { createLogger } from '../../src/operations/logger';
 import type { Options } from '../../src/operations/options';
-import { startTestCluster, type TestCluster, type TestClusterOptions } from '../../src/testing';
+import { startTestCluster, type TestCluster, type TestClusterOptions } from 'virtual-exporters-test-cluster';
 
 export const NS = 'lab';
 export const TEMPLATE_LABELS = { board: 'qemu-x86' } as const;

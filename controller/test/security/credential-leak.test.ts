@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import { Labels, type ExporterConfig } from 'virtual-exporters/internal';
 import { startManager, type Manager } from '../../src/manager';
 import { createLogger } from '../../src/operations/logger';
-import { startTestCluster, type KubeObject, type TestCluster } from '../../src/testing';
+import { startTestCluster, type KubeObject, type TestCluster } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,
   NS,

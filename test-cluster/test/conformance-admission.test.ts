@@ -1,0 +1,81 @@
+/**
+ * Conformance of CRD admission, through @kubernetes/client-node: our CRDs' defaults are applied, and
+ * objects that break the structural schema or a CEL rule are refused with 422 Invalid and the rule's
+ * own message, as a real API server does with the same CRDs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { Defaults, RuleMessages } from 'virtual-exporters/internal';
+import { startTestCluster, type TestCluster } from '../src';
+import { clientsFor, exporterSet, exporterSets, rejection, type Clients } from './conformance-support';
+
+let cluster: TestCluster;
+let api: Clients;
+
+beforeAll(async () => {
+  cluster = await startTestCluster();
+  api = clientsFor(cluster.kubeConfig);
+});
+afterAll(() => cluster.stop());
+
+const create = (body: Record<string, unknown>) =>
+  api.custom.createNamespacedCustomObject({ ...exporterSets, namespace: 'default', body });
+
+/** The messages of a 422 Status: the top-level message and every cause. */
+const messages = (status: Record<string, any>) => [
+  status.message as string,
+  ...((status.details?.causes ?? []) as { message: string }[]).map((cause) => cause.message),
+];
+
+describe('admission › defaulting', () => {
+  it('fills in the schema defaults of an ExporterSet', async () => {
+    const created = await create(exporterSet('defaults'));
+    expect(created.spec).toMatchObject({
+      minReplicas: 0,
+      maxReplicas: 4,
+      minAvailableReplicas: Defaults.minAvailableReplicas,
+      scaleDownCooldown: Defaults.scaleDownCooldown,
+      recycleStrategy: Defaults.recycleStrategy,
+    });
+  });
+});
+
+describe('admission › rejection', () => {
+  it('refuses a schema violation with 422 Invalid naming the field', async () => {
+    const result = await rejection(create(exporterSet('negative', { minReplicas: -1 })));
+    expect(result.code).toBe(422);
+    expect(result.status).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422 });
+    expect(JSON.stringify(result.status)).toContain('minReplicas');
+  });
+
+  it('refuses a missing required field with 422', async () => {
+    const body = exporterSet('no-class');
+    delete body.spec.virtualTargetClassName;
+    expect((await rejection(create(body))).code).toBe(422);
+  });
+
+  it("refuses a CEL rule violation with 422 and the rule's message", async () => {
+    const result = await rejection(create(exporterSet('inverted', { minReplicas: 5, maxReplicas: 2 })));
+    expect(result.code).toBe(422);
+    expect(result.status.reason).toBe('Invalid');
+    expect(messages(result.status).join('\n')).toContain(RuleMessages.minReplicasLeMax);
+  });
+
+  it('checks CEL rules on updates and patches too, and keeps the stored object', async () => {
+    await create(exporterSet('patched', { maxReplicas: 2 }));
+    const result = await rejection(
+      api.custom.patchNamespacedCustomObject(
+        { ...exporterSets, namespace: 'default', name: 'patched', body: { spec: { minReplicas: 3 } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      ),
+    );
+    expect(result.code).toBe(422);
+    expect(messages(result.status).join('\n')).toContain(RuleMessages.minReplicasLeMax);
+    const stored = await api.custom.getNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      name: 'patched',
+    });
+    expect(stored.spec.minReplicas).toBe(0);
+  });
+});

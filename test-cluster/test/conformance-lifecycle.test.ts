@@ -1,0 +1,132 @@
+/**
+ * Conformance of deletion, through @kubernetes/client-node: finalizers hold an object with a
+ * deletionTimestamp until the last one is removed, and ownerReferences make dependents follow their
+ * owner (background cascade, as kube-controller-manager's garbage collector does) unless orphaned.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { JUMPSTARTER_API_VERSION, Kinds } from 'virtual-exporters/internal';
+import { startTestCluster, type TestCluster } from '../src';
+import {
+  clientsFor,
+  eventually,
+  exporters,
+  exporterSet,
+  exporterSets,
+  rejection,
+  type Clients,
+} from './conformance-support';
+
+let cluster: TestCluster;
+let api: Clients;
+
+beforeAll(async () => {
+  cluster = await startTestCluster();
+  api = clientsFor(cluster.kubeConfig);
+});
+afterAll(() => cluster.stop());
+
+const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+describe('lifecycle › finalizers', () => {
+  it('a delete marks an object with finalizers, and removing the last finalizer removes it', async () => {
+    await api.custom.createNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      body: {
+        ...exporterSet('held'),
+        metadata: { name: 'held', finalizers: ['example.com/a', 'example.com/b'] },
+      },
+    });
+    const at = { ...exporterSets, namespace: 'default', name: 'held' };
+    await api.custom.deleteNamespacedCustomObject(at);
+
+    const marked = await api.custom.getNamespacedCustomObject(at);
+    expect(marked.metadata.deletionTimestamp).toBeTruthy();
+    expect(marked.metadata.finalizers).toEqual(['example.com/a', 'example.com/b']);
+
+    await api.custom.patchNamespacedCustomObject(
+      { ...at, body: { metadata: { finalizers: ['example.com/b'] } } },
+      merge,
+    );
+    expect((await api.custom.getNamespacedCustomObject(at)).metadata.deletionTimestamp).toBeTruthy();
+
+    await api.custom.patchNamespacedCustomObject({ ...at, body: { metadata: { finalizers: null } } }, merge);
+    await eventually(async () =>
+      expect((await rejection(api.custom.getNamespacedCustomObject(at))).code).toBe(404),
+    );
+  });
+});
+
+describe('lifecycle › garbage collection', () => {
+  const createExporter = (name: string) =>
+    api.custom.createNamespacedCustomObject({
+      ...exporters,
+      namespace: 'default',
+      body: { apiVersion: JUMPSTARTER_API_VERSION, kind: Kinds.Exporter, metadata: { name }, spec: {} },
+    });
+  const ownedBy = (owner: { metadata: { name: string; uid: string } }) => [
+    {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: Kinds.Exporter,
+      name: owner.metadata.name,
+      uid: owner.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ];
+
+  it('deleting an Exporter deletes the Pod and Secret it owns', async () => {
+    const owner = await createExporter('owner');
+    await api.core.createNamespacedPod({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'owner-pod', ownerReferences: ownedBy(owner) },
+        spec: { containers: [{ name: 'exporter', image: 'example/exporter' }] },
+      },
+    });
+    await api.core.createNamespacedSecret({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'owner-exporter', ownerReferences: ownedBy(owner) },
+        stringData: { token: 't' },
+      },
+    });
+
+    await api.custom.deleteNamespacedCustomObject({ ...exporters, namespace: 'default', name: 'owner' });
+    await eventually(async () => {
+      expect(
+        (await rejection(api.core.readNamespacedPod({ name: 'owner-pod', namespace: 'default' }))).code,
+      ).toBe(404);
+      expect(
+        (await rejection(api.core.readNamespacedSecret({ name: 'owner-exporter', namespace: 'default' })))
+          .code,
+      ).toBe(404);
+    });
+  });
+
+  it('an orphaning delete leaves the dependents', async () => {
+    const owner = await createExporter('orphaner');
+    await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'orphan', ownerReferences: ownedBy(owner) } },
+    });
+    await api.custom.deleteNamespacedCustomObject({
+      ...exporters,
+      namespace: 'default',
+      name: 'orphaner',
+      propagationPolicy: 'Orphan',
+    });
+    await eventually(async () =>
+      expect(
+        (
+          await rejection(
+            api.custom.getNamespacedCustomObject({ ...exporters, namespace: 'default', name: 'orphaner' }),
+          )
+        ).code,
+      ).toBe(404),
+    );
+    const orphan = await api.core.readNamespacedConfigMap({ name: 'orphan', namespace: 'default' });
+    expect(orphan.metadata?.name).toBe('orphan');
+  });
+});

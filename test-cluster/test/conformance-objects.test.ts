@@ -1,0 +1,344 @@
+/**
+ * Conformance of the test cluster's object API, driven only through @kubernetes/client-node: what a
+ * controller relies on from any API server — CRUD of core and custom objects, generateName, label and
+ * field selectors, optimistic concurrency, merge and JSON patch, and discovery-driven generic access.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  ApisApi,
+  PatchStrategy,
+  setHeaderOptions,
+  VersionApi,
+  type KubernetesObject,
+  type V1ConfigMap,
+} from '@kubernetes/client-node';
+import { API_VERSION, CATEGORY, GROUP, Kinds, ShortNames, VERSION } from 'virtual-exporters/internal';
+import { startTestCluster, type TestCluster } from '../src';
+import { clientsFor, exporterSet, exporterSets, rejection, type Clients } from './conformance-support';
+
+let cluster: TestCluster;
+let api: Clients;
+
+beforeAll(async () => {
+  cluster = await startTestCluster({ namespaces: ['default', 'other'] });
+  api = clientsFor(cluster.kubeConfig);
+});
+afterAll(() => cluster.stop());
+
+const configMap = (name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}) => ({
+  metadata: { name, labels },
+  data,
+});
+
+describe('objects › CRUD', () => {
+  it('creates, reads, updates and deletes a core object', async () => {
+    const created = await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: configMap('crud', {}, { a: '1' }),
+    });
+    expect(created.metadata?.uid).toBeTruthy();
+    expect(created.metadata?.resourceVersion).toBeTruthy();
+    expect(created.metadata?.creationTimestamp).toBeTruthy();
+    expect(created.metadata?.namespace).toBe('default');
+
+    const read = await api.core.readNamespacedConfigMap({ name: 'crud', namespace: 'default' });
+    expect(read.data).toEqual({ a: '1' });
+
+    const updated = await api.core.replaceNamespacedConfigMap({
+      name: 'crud',
+      namespace: 'default',
+      body: { ...read, data: { a: '2' } },
+    });
+    expect(updated.data).toEqual({ a: '2' });
+    expect(updated.metadata?.resourceVersion).not.toBe(read.metadata?.resourceVersion);
+
+    await api.core.deleteNamespacedConfigMap({ name: 'crud', namespace: 'default' });
+    const missing = await rejection(api.core.readNamespacedConfigMap({ name: 'crud', namespace: 'default' }));
+    expect(missing.code).toBe(404);
+    expect(missing.status).toMatchObject({ kind: 'Status', reason: 'NotFound', code: 404 });
+  });
+
+  it('creates a custom object and returns it with apiVersion, kind and metadata filled in', async () => {
+    const created = await api.custom.createNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      body: exporterSet('crud-set'),
+    });
+    expect(created).toMatchObject({
+      apiVersion: API_VERSION,
+      kind: Kinds.ExporterSet,
+      metadata: { name: 'crud-set', namespace: 'default', generation: 1 },
+    });
+    const read = await api.custom.getNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      name: 'crud-set',
+    });
+    expect(read.metadata.uid).toBe(created.metadata.uid);
+    await api.custom.deleteNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      name: 'crud-set',
+    });
+    const missing = await rejection(
+      api.custom.getNamespacedCustomObject({ ...exporterSets, namespace: 'default', name: 'crud-set' }),
+    );
+    expect(missing.code).toBe(404);
+  });
+
+  it('creating an existing name is 409 AlreadyExists', async () => {
+    await api.core.createNamespacedConfigMap({ namespace: 'default', body: configMap('twice') });
+    const again = await rejection(
+      api.core.createNamespacedConfigMap({ namespace: 'default', body: configMap('twice') }),
+    );
+    expect(again.code).toBe(409);
+    expect(again.status.reason).toBe('AlreadyExists');
+  });
+
+  it('generateName gives every object a distinct name starting with the prefix', async () => {
+    const body = { metadata: { generateName: 'gen-' } };
+    const names = await Promise.all(
+      [1, 2, 3].map(
+        async () => (await api.core.createNamespacedConfigMap({ namespace: 'default', body })).metadata?.name,
+      ),
+    );
+    for (const name of names) expect(name).toMatch(/^gen-.+/);
+    expect(new Set(names).size).toBe(3);
+  });
+
+  it('rejects an object whose namespace differs from the URL with 400', async () => {
+    const wrong = { metadata: { name: 'elsewhere', namespace: 'other' } };
+    const result = await rejection(api.core.createNamespacedConfigMap({ namespace: 'default', body: wrong }));
+    expect(result.code).toBe(400);
+  });
+});
+
+describe('objects › list', () => {
+  beforeAll(async () => {
+    const seed: [string, string, Record<string, string>][] = [
+      ['default', 'sel-a', { tier: 'web', env: 'prod' }],
+      ['default', 'sel-b', { tier: 'db', env: 'prod' }],
+      ['default', 'sel-c', { tier: 'web' }],
+      ['other', 'sel-a', { tier: 'web', env: 'dev' }],
+    ];
+    for (const [namespace, name, labels] of seed) {
+      await api.core.createNamespacedConfigMap({
+        namespace,
+        body: configMap(name, { sel: 'yes', ...labels }),
+      });
+    }
+  });
+
+  const names = (items: V1ConfigMap[]) =>
+    items.map((item) => `${item.metadata?.namespace}/${item.metadata?.name}`).sort();
+
+  it.each([
+    ['sel=yes,tier=web', ['default/sel-a', 'default/sel-c']],
+    ['sel=yes,tier!=web', ['default/sel-b']],
+    ['sel=yes,tier in (db,cache)', ['default/sel-b']],
+    ['sel=yes,env notin (prod)', ['default/sel-c']],
+    ['sel=yes,env', ['default/sel-a', 'default/sel-b']],
+    ['sel=yes,!env', ['default/sel-c']],
+  ])('labelSelector %s selects %j', async (labelSelector, expected) => {
+    const list = await api.core.listNamespacedConfigMap({ namespace: 'default', labelSelector });
+    expect(names(list.items)).toEqual(expected);
+  });
+
+  it('fieldSelector selects by metadata.name and metadata.namespace across namespaces', async () => {
+    const byName = await api.core.listConfigMapForAllNamespaces({
+      labelSelector: 'sel=yes',
+      fieldSelector: 'metadata.name=sel-a',
+    });
+    expect(names(byName.items)).toEqual(['default/sel-a', 'other/sel-a']);
+    const byNamespace = await api.core.listConfigMapForAllNamespaces({
+      labelSelector: 'sel=yes',
+      fieldSelector: 'metadata.namespace!=default',
+    });
+    expect(names(byNamespace.items)).toEqual(['other/sel-a']);
+  });
+
+  it('deletecollection deletes the selected objects only', async () => {
+    const labels = { sweep: 'yes' };
+    for (const [name, extra] of [
+      ['sweep-a', { doomed: 'yes' }],
+      ['sweep-b', { doomed: 'yes' }],
+      ['sweep-c', {}],
+    ] as const) {
+      await api.core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: configMap(name, { ...labels, ...extra }),
+      });
+    }
+    await api.core.deleteCollectionNamespacedConfigMap({
+      namespace: 'default',
+      labelSelector: 'sweep=yes,doomed=yes',
+    });
+    const left = await api.core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'sweep=yes' });
+    expect(names(left.items)).toEqual(['default/sweep-c']);
+  });
+
+  it('a list carries its list kind, apiVersion, a resourceVersion and typed items', async () => {
+    const list = await api.custom.listNamespacedCustomObject({ ...exporterSets, namespace: 'default' });
+    expect(list).toMatchObject({ kind: 'ExporterSetList', apiVersion: API_VERSION });
+    expect(list.metadata.resourceVersion).toMatch(/^\d+$/);
+    await api.custom.createNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      body: exporterSet('listed'),
+    });
+    const after = await api.custom.listNamespacedCustomObject({ ...exporterSets, namespace: 'default' });
+    expect(
+      after.items.map((item: KubernetesObject) => [item.apiVersion, item.kind, item.metadata?.name]),
+    ).toContainEqual([API_VERSION, Kinds.ExporterSet, 'listed']);
+    expect(BigInt(after.metadata.resourceVersion)).toBeGreaterThan(BigInt(list.metadata.resourceVersion));
+  });
+});
+
+describe('objects › concurrency and patches', () => {
+  it('an update with a stale resourceVersion is 409 Conflict, and the newer write stays', async () => {
+    const original = await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: configMap('occ', {}, { v: '0' }),
+    });
+    await api.core.replaceNamespacedConfigMap({
+      name: 'occ',
+      namespace: 'default',
+      body: { ...original, data: { v: '1' } },
+    });
+    const stale = await rejection(
+      api.core.replaceNamespacedConfigMap({
+        name: 'occ',
+        namespace: 'default',
+        body: { ...original, data: { v: '2' } },
+      }),
+    );
+    expect(stale.code).toBe(409);
+    expect(stale.status.reason).toBe('Conflict');
+    expect((await api.core.readNamespacedConfigMap({ name: 'occ', namespace: 'default' })).data).toEqual({
+      v: '1',
+    });
+  });
+
+  it('a merge patch sets and removes the keys it names and keeps the rest', async () => {
+    await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: configMap('merge', {}, { keep: 'k', drop: 'd' }),
+    });
+    const patched = await api.core.patchNamespacedConfigMap(
+      { name: 'merge', namespace: 'default', body: { data: { drop: null, add: 'a' } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    expect(patched.data).toEqual({ keep: 'k', add: 'a' });
+  });
+
+  it('a JSON patch applies its operations in order, and a failed test operation changes nothing', async () => {
+    await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: configMap('jsonpatch', {}, { a: '1' }),
+    });
+    const patched = await api.core.patchNamespacedConfigMap({
+      name: 'jsonpatch',
+      namespace: 'default',
+      body: [
+        { op: 'test', path: '/data/a', value: '1' },
+        { op: 'replace', path: '/data/a', value: '2' },
+        { op: 'add', path: '/data/b', value: '3' },
+      ],
+    });
+    expect(patched.data).toEqual({ a: '2', b: '3' });
+    const failed = await rejection(
+      api.core.patchNamespacedConfigMap({
+        name: 'jsonpatch',
+        namespace: 'default',
+        body: [
+          { op: 'test', path: '/data/a', value: '1' },
+          { op: 'replace', path: '/data/a', value: '9' },
+        ],
+      }),
+    );
+    expect(failed.code).toBeGreaterThanOrEqual(400);
+    expect(
+      (await api.core.readNamespacedConfigMap({ name: 'jsonpatch', namespace: 'default' })).data,
+    ).toEqual({
+      a: '2',
+      b: '3',
+    });
+  });
+});
+
+describe('objects › discovery', () => {
+  it('lists our groups and their kinds with short names, categories and subresources', async () => {
+    const groups = await cluster.kubeConfig.makeApiClient(ApisApi).getAPIVersions();
+    expect(groups.groups.map((group) => group.name)).toEqual(
+      expect.arrayContaining([GROUP, 'jumpstarter.dev']),
+    );
+
+    const resources = await api.custom.getAPIResources({ group: GROUP, version: VERSION });
+    const byName = new Map(resources.resources.map((resource) => [resource.name, resource]));
+    expect(byName.get('exportersets')).toMatchObject({
+      kind: Kinds.ExporterSet,
+      namespaced: true,
+      singularName: 'exporterset',
+      shortNames: [ShortNames.ExporterSet],
+      categories: [CATEGORY],
+    });
+    expect(byName.get('exportersets')?.verbs).toEqual(
+      expect.arrayContaining(['get', 'list', 'watch', 'patch']),
+    );
+    expect(byName.get('exportersets/status')).toBeDefined();
+    expect(byName.get('exportersets/scale')).toMatchObject({
+      kind: 'Scale',
+      group: 'autoscaling',
+      version: 'v1',
+    });
+
+    const core = await api.core.getAPIResources();
+    expect(core.resources.find((resource) => resource.name === 'namespaces')?.namespaced).toBe(false);
+    expect((await cluster.kubeConfig.makeApiClient(VersionApi).getCode()).major).toBe('1');
+  });
+
+  it('KubernetesObjectApi finds paths through discovery for custom and core kinds', async () => {
+    const set = exporterSet('generic');
+    set.metadata.namespace = 'default';
+    const created = await api.objects.create(set);
+    expect(created.metadata?.uid).toBeTruthy();
+    const read = await api.objects.read({
+      apiVersion: API_VERSION,
+      kind: Kinds.ExporterSet,
+      metadata: { name: 'generic', namespace: 'default' },
+    });
+    expect(read.metadata?.uid).toBe(created.metadata?.uid);
+    const patched = await api.objects.patch(
+      {
+        apiVersion: API_VERSION,
+        kind: Kinds.ExporterSet,
+        metadata: { name: 'generic', namespace: 'default', labels: { patched: 'yes' } },
+      },
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      PatchStrategy.MergePatch,
+    );
+    expect(patched.metadata?.labels).toEqual({ patched: 'yes' });
+    const list = await api.objects.list(
+      API_VERSION,
+      Kinds.ExporterSet,
+      'default',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      'patched=yes',
+    );
+    expect(list.items.map((item) => item.metadata?.name)).toEqual(['generic']);
+    await api.objects.delete({
+      apiVersion: API_VERSION,
+      kind: Kinds.ExporterSet,
+      metadata: { name: 'generic', namespace: 'default' },
+    });
+
+    const ns = await api.objects.read({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
+    expect(ns.metadata?.name).toBe('other');
+  });
+});

@@ -1,0 +1,238 @@
+/**
+ * Conformance of watches, through client-node's `Watch` and `makeInformer`: a watch resumes after a
+ * resourceVersion with exactly the later events, a too-old version is answered with a 410 ERROR
+ * event, and an informer's cache converges on the server's state through 410s, dropped, truncated
+ * and timed-out watches — the failures every long-running controller meets.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  makeInformer,
+  Watch,
+  type Informer,
+  type KubeConfig,
+  type ObjectCache,
+  type V1ConfigMap,
+} from '@kubernetes/client-node';
+import { startTestCluster, type FaultRule, type TestCluster } from '../src';
+import { clientsFor, eventually, type Clients } from './conformance-support';
+
+let cluster: TestCluster;
+let api: Clients;
+
+beforeAll(async () => {
+  // Short server-side watch timeouts, so re-watching after a timeout is exercised too.
+  cluster = await startTestCluster({ watchTimeoutSeconds: 0.2 });
+  api = clientsFor(cluster.kubeConfig);
+});
+afterAll(() => cluster.stop());
+afterEach(() => cluster.faults.clear());
+
+const PATH = '/api/v1/namespaces/default/configmaps';
+
+/** What makeInformer returns: an informer with its cache. */
+type Cache = Informer<V1ConfigMap> & ObjectCache<V1ConfigMap>;
+
+interface Received {
+  type: string;
+  name?: string;
+  code?: number;
+}
+
+/** Watches `PATH` from `resourceVersion` until `count` events arrived or the stream ended. */
+function watchEvents(kc: KubeConfig, query: Record<string, string>, count: number): Promise<Received[]> {
+  return new Promise((resolve, reject) => {
+    const received: Received[] = [];
+    let controller: AbortController | undefined;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      controller?.abort();
+      resolve(received);
+    };
+    new Watch(kc)
+      .watch(
+        PATH,
+        query,
+        (type, object) => {
+          received.push({ type, name: object?.metadata?.name, code: object?.code });
+          if (received.length >= count) finish();
+        },
+        () => finish(),
+      )
+      .then((c) => {
+        controller = c;
+        if (finished) c.abort();
+      }, reject);
+  });
+}
+
+describe('watch › resume', () => {
+  it('a watch from a resourceVersion delivers exactly the later events, in order', async () => {
+    const labels = { suite: 'resume' };
+    const first = await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'r1', labels } },
+    });
+    const from = first.metadata!.resourceVersion!;
+    await api.core.patchNamespacedConfigMap({
+      name: 'r1',
+      namespace: 'default',
+      body: [{ op: 'add', path: '/data', value: { k: 'v' } }],
+    });
+    await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'r2', labels } },
+    });
+    await api.core.deleteNamespacedConfigMap({ name: 'r1', namespace: 'default' });
+
+    const events = await watchEvents(
+      cluster.kubeConfig,
+      { resourceVersion: from, labelSelector: 'suite=resume' },
+      3,
+    );
+    expect(events).toEqual([
+      { type: 'MODIFIED', name: 'r1' },
+      { type: 'ADDED', name: 'r2' },
+      { type: 'DELETED', name: 'r1' },
+    ]);
+  });
+
+  it('a watch without a resourceVersion starts with ADDED for every current object', async () => {
+    const labels = { suite: 'initial' };
+    for (const name of ['i1', 'i2']) {
+      await api.core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name, labels } },
+      });
+    }
+    const events = await watchEvents(cluster.kubeConfig, { labelSelector: 'suite=initial' }, 2);
+    expect(events.map((event) => `${event.type} ${event.name}`).sort()).toEqual(['ADDED i1', 'ADDED i2']);
+  });
+
+  it('a too-old resourceVersion gets one ERROR event with a 410 Expired Status, then the stream ends', async () => {
+    const small = await startTestCluster({ watchWindow: 2 });
+    try {
+      const smallApi = clientsFor(small.kubeConfig);
+      const first = await smallApi.core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: 'old' } },
+      });
+      for (let i = 0; i < 5; i++) {
+        await smallApi.core.createNamespacedConfigMap({
+          namespace: 'default',
+          body: { metadata: { name: `newer-${i}` } },
+        });
+      }
+      const events = await watchEvents(
+        small.kubeConfig,
+        { resourceVersion: first.metadata!.resourceVersion! },
+        10,
+      );
+      expect(events).toEqual([{ type: 'ERROR', name: undefined, code: 410 }]);
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe('watch › informer recovery', () => {
+  let informer: Cache | undefined;
+  afterEach(async () => {
+    await informer?.stop();
+    informer = undefined;
+  });
+
+  /**
+   * Starts an informer on configmaps labelled `suite`, as the identity `suite`, after adding `faults`
+   * for that identity (so they apply from its first watch on). Returns the informer and the rule ids.
+   */
+  async function startInformer(
+    suite: string,
+    faults: FaultRule[] = [],
+  ): Promise<{ cache: Cache; ids: string[] }> {
+    const ids = faults.map((rule) =>
+      cluster.faults.add({ ...rule, resource: 'configmaps', identity: suite }),
+    );
+    const kc = cluster.kubeConfigFor(suite);
+    const core = clientsFor(kc).core;
+    const cache = makeInformer(
+      kc,
+      PATH,
+      () => core.listNamespacedConfigMap({ namespace: 'default', labelSelector: `suite=${suite}` }),
+      `suite=${suite}`,
+    );
+    cache.on('error', () => undefined); // stop() reports an AbortError
+    await cache.start();
+    informer = cache;
+    return { cache, ids };
+  }
+
+  /** Creates, updates and deletes configmaps labelled `suite` while faults are active. */
+  async function churn(suite: string): Promise<void> {
+    const labels = { suite };
+    for (let i = 0; i < 6; i++) {
+      await api.core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name: `${suite}-${i}`, labels } },
+      });
+    }
+    await api.core.patchNamespacedConfigMap({
+      name: `${suite}-0`,
+      namespace: 'default',
+      body: [{ op: 'add', path: '/data', value: { changed: 'yes' } }],
+    });
+    await api.core.deleteNamespacedConfigMap({ name: `${suite}-1`, namespace: 'default' });
+  }
+
+  /** The informer's cache equals the server's list (names and resourceVersions). */
+  async function converged(suite: string, cache: Cache): Promise<void> {
+    await eventually(async () => {
+      const list = await api.core.listNamespacedConfigMap({
+        namespace: 'default',
+        labelSelector: `suite=${suite}`,
+      });
+      const view = (items: readonly V1ConfigMap[]) =>
+        items.map((item) => `${item.metadata?.name}@${item.metadata?.resourceVersion}`).sort();
+      expect(view(cache.list('default'))).toEqual(view(list.items));
+    });
+  }
+
+  const watches = (suite: string) => cluster.counters.total({ identity: suite, verb: 'watch' });
+  const lists = (suite: string) => cluster.counters.total({ identity: suite, verb: 'list' });
+
+  it('re-lists after a 410 on its watch and converges', async () => {
+    // Its first watch is dropped after one event; the re-watch is refused with 410, once.
+    const { cache, ids } = await startInformer('expired', [
+      { kind: 'dropWatch', afterEvents: 1, times: 1 },
+      { kind: 'expireWatch', times: 1 },
+    ]);
+    await churn('expired');
+    await converged('expired', cache);
+    expect(ids.map((id) => cluster.faults.hits(id))).toEqual([1, 1]);
+    expect(lists('expired')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('re-watches after dropped watches and converges', async () => {
+    const { cache } = await startInformer('dropped', [{ kind: 'dropWatch', afterEvents: 2 }]);
+    await churn('dropped');
+    await converged('dropped', cache);
+    expect(watches('dropped')).toBeGreaterThanOrEqual(4);
+  });
+
+  it('re-watches after a watch is cut in the middle of an event and converges', async () => {
+    const { cache, ids } = await startInformer('truncated', [
+      { kind: 'truncateWatch', afterEvents: 1, times: 3 },
+    ]);
+    await churn('truncated');
+    await converged('truncated', cache);
+    expect(cluster.faults.hits(ids[0])).toBe(3);
+  });
+
+  it('re-watches after server-side watch timeouts and stays current', async () => {
+    const { cache } = await startInformer('timeout');
+    await eventually(() => expect(watches('timeout')).toBeGreaterThanOrEqual(3));
+    await churn('timeout');
+    await converged('timeout', cache);
+  });
+});

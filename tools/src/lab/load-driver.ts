@@ -1,0 +1,179 @@
+/**
+ * Plays a load plan against the test cluster as Jumpstarter clients would: at each arrival it creates
+ * a Lease selecting the pool's template labels (`jmp create lease`), and once Jumpstarter assigns it,
+ * the holder keeps it for its hold time and releases it (`jmp release`); an abandoned lease runs to
+ * its duration. It records every lease's life from the Lease objects (`status.beginTime`,
+ * `status.endTime`, conditions) for the summary and the chart.
+ *
+ * Leases go straight into the store (no HTTP), so the API request counters hold the controller's alone.
+ */
+import {
+  formatDuration,
+  JUMPSTARTER_API_VERSION,
+  Kinds,
+  LeaseConditionTypes,
+  type Lease,
+} from 'virtual-exporters/internal';
+import type { Clock, LeaseClient, ObjectStore, WatchEvent } from 'virtual-exporters-test-cluster';
+import type { LeaseArrival } from './load-profile';
+import type { LeaseRecord } from './summary';
+
+/** Where a pool's leases go and what they select. */
+export interface LoadTarget {
+  readonly namespace: string;
+  readonly labels: Readonly<Record<string, string>>;
+}
+
+export interface LoadDriverOptions {
+  readonly store: ObjectStore;
+  readonly leases: LeaseClient;
+  readonly clock: Clock;
+  /** The plan, with times already in wall ms (the plan's lab times divided by the speed-up). */
+  readonly arrivals: readonly LeaseArrival[];
+  readonly targets: ReadonlyMap<string, LoadTarget>;
+  /** Jumpstarter assigned a lease of the run to an Exporter. */
+  readonly onAssigned?: (namespace: string, exporter: string) => void;
+  /** A lease could not be created or released. */
+  readonly onError?: (error: Error) => void;
+}
+
+export interface LoadDriver {
+  /** Every lease created so far, as last seen. */
+  records(): LeaseRecord[];
+  /** Leases created and neither assigned nor ended, per pool. */
+  waiting(): Map<string, number>;
+  /** Arrivals not yet played. */
+  remaining(): number;
+  /** Cancels the arrivals and releases still to come; leaves the leases as they are. */
+  stop(): void;
+}
+
+interface MutableRecord {
+  name: string;
+  namespace: string;
+  pool: string;
+  createdAt: number;
+  holdMs: number | null;
+  assignedAt?: number;
+  endedAt?: number;
+  endReason?: string;
+}
+
+export function startLoad(options: LoadDriverOptions): LoadDriver {
+  const { store, leases, clock } = options;
+  const leaseRt = store.registry.byKind(JUMPSTARTER_API_VERSION, Kinds.Lease);
+  if (leaseRt === undefined) throw new Error('the test cluster does not serve Jumpstarter Leases');
+  const records = new Map<string, MutableRecord>();
+  const timers = new Set<() => void>();
+  let played = 0;
+  let stopped = false;
+  const fail = (error: unknown) =>
+    options.onError?.(error instanceof Error ? error : new Error(String(error)));
+
+  const later = (ms: number, fn: () => void) => {
+    const cancel = clock.setTimeout(() => {
+      timers.delete(cancel);
+      if (!stopped) fn();
+    }, ms);
+    timers.add(cancel);
+  };
+
+  const observe = (lease: Lease) => {
+    const record = records.get(`${lease.metadata.namespace}/${lease.metadata.name}`);
+    if (record === undefined) return;
+    const status = lease.status;
+    if (record.assignedAt === undefined && status?.exporterRef?.name && status.beginTime) {
+      record.assignedAt = Date.parse(status.beginTime);
+      options.onAssigned?.(record.namespace, status.exporterRef.name);
+      if (record.holdMs !== null) later(record.holdMs, () => release(record));
+    }
+    if (record.endedAt === undefined && status?.ended === true) {
+      record.endedAt = status.endTime ? Date.parse(status.endTime) : clock.now();
+      record.endReason = endReason(lease);
+    }
+  };
+
+  const release = (record: MutableRecord) => {
+    if (record.endedAt !== undefined) return;
+    try {
+      leases.release(record.namespace, record.name);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  const watch = store.watch(leaseRt, undefined, {}, (event: WatchEvent) => {
+    if (event.type === 'ADDED' || event.type === 'MODIFIED') observe(event.object as unknown as Lease);
+  });
+
+  const arrive = (arrival: LeaseArrival) => {
+    played += 1;
+    const target = options.targets.get(arrival.pool);
+    if (target === undefined) {
+      fail(new Error(`the plan names pool ${arrival.pool}, which the lab does not run`));
+      return;
+    }
+    const createdAt = clock.now();
+    try {
+      const lease = leases.create({
+        namespace: target.namespace,
+        selector: { matchLabels: { ...target.labels } },
+        duration: formatDuration(Math.max(1, Math.round(arrival.durationMs))),
+        clientName: 'lab',
+      });
+      const record: MutableRecord = {
+        name: lease.metadata.name ?? '',
+        namespace: target.namespace,
+        pool: arrival.pool,
+        createdAt,
+        holdMs: arrival.holdMs,
+      };
+      records.set(`${record.namespace}/${record.name}`, record);
+      observe(lease);
+    } catch (error) {
+      fail(error);
+    }
+  };
+
+  for (const arrival of options.arrivals) later(arrival.atMs, () => arrive(arrival));
+
+  return {
+    records: () =>
+      [...records.values()].map(({ name, pool, createdAt, assignedAt, endedAt, endReason }) => ({
+        name,
+        pool,
+        createdAt,
+        ...(assignedAt !== undefined ? { assignedAt } : {}),
+        ...(endedAt !== undefined ? { endedAt } : {}),
+        ...(endReason !== undefined ? { endReason } : {}),
+      })),
+    waiting() {
+      const out = new Map<string, number>();
+      for (const r of records.values()) {
+        if (r.assignedAt === undefined && r.endedAt === undefined)
+          out.set(r.pool, (out.get(r.pool) ?? 0) + 1);
+      }
+      return out;
+    },
+    remaining: () => options.arrivals.length - played,
+    stop() {
+      stopped = true;
+      for (const cancel of timers) cancel();
+      timers.clear();
+      watch.stop();
+    },
+  };
+}
+
+/** `Unsatisfiable`/`Invalid` when one of them is True, else the reason of `Ready=False` (Released, Expired). */
+function endReason(lease: Lease): string {
+  const conditions = lease.status?.conditions ?? [];
+  const terminal = conditions.find(
+    (c) =>
+      (c.type === LeaseConditionTypes.Unsatisfiable || c.type === LeaseConditionTypes.Invalid) &&
+      c.status === 'True',
+  );
+  if (terminal) return terminal.type;
+  const ready = conditions.find((c) => c.type === LeaseConditionTypes.Ready && c.status === 'False');
+  return ready?.reason ?? 'Ended';
+}

@@ -1,0 +1,36 @@
+/**
+ * Reads the pools' ExporterSet status from the test cluster's store (no API request, so the counters
+ * stay the controller's) into table rows: what `kubectl get exportersets -w` would show.
+ */
+import { API_VERSION, Kinds, type ExporterSet } from 'virtual-exporters/internal';
+import { ApiError, type ObjectStore } from 'virtual-exporters-test-cluster';
+import type { LabPool } from './manifests';
+import type { PoolRow } from './table';
+
+/** The set's row; zeros until the controller has written a status (or when the set is gone). */
+export function poolRow(name: string, set: ExporterSet | undefined): PoolRow {
+  const status = set?.status;
+  return {
+    name,
+    replicas: status?.replicas ?? 0,
+    ready: status?.readyReplicas ?? 0,
+    available: status?.availableReplicas ?? 0,
+    leased: status?.leasedReplicas ?? 0,
+    starting: status?.startingReplicas ?? 0,
+    standby: status?.standbyReplicas ?? 0,
+    pending: status?.pendingLeases ?? 0,
+  };
+}
+
+export function readPoolRows(store: ObjectStore, pools: readonly LabPool[]): PoolRow[] {
+  const rt = store.registry.byKind(API_VERSION, Kinds.ExporterSet);
+  if (rt === undefined) throw new Error('the test cluster does not serve ExporterSets');
+  return pools.map((pool) => {
+    try {
+      return poolRow(pool.name, store.get(rt, pool.namespace, pool.name) as unknown as ExporterSet);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 404) return poolRow(pool.name, undefined);
+      throw error;
+    }
+  });
+}

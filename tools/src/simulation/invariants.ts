@@ -1,0 +1,164 @@
+/**
+ * The invariants the simulation checks at every change of the store (issue 7), from the objects
+ * alone — an oracle independent of the planner's code:
+ *
+ * - **leased-deleted**: an Exporter is deleted (or marked for deletion) while a Lease that has not
+ *   ended names it.
+ * - **ceiling**: an instance that runs appears (created, or a standby promoted) while the set already
+ *   has its maxReplicas (when not 0) of them, counting the instances
+ *   that run or may run: not standbys (no Pod), not being deleted, not disabled on their way out
+ *   (retiring), Pod not ended. The ceiling is the largest of every spec generation from the one the
+ *   set's status last reported on, so a create planned just before an operator lowered maxReplicas is
+ *   not blamed, however slow the pass.
+ * - **name-reused**: an instance name comes back within one set's life, or a new instance takes a
+ *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name.
+ *
+ * The store calls watchers synchronously inside each write, so nothing between two writes is missed.
+ */
+import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters/internal';
+import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
+
+export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused';
+
+export interface Violation {
+  readonly invariant: InvariantName | 'convergence' | 'controller-crashed';
+  /** Cluster time, epoch ms. */
+  readonly at: number;
+  readonly message: string;
+}
+
+export interface InvariantMonitor {
+  readonly violations: readonly Violation[];
+  stop(): void;
+}
+
+export interface MonitorOptions {
+  readonly namespace: string;
+}
+
+const ownerUid = (exporter: Exporter): string | undefined =>
+  exporter.metadata?.ownerReferences?.find((o) => o.controller === true && o.kind === 'ExporterSet')?.uid;
+
+/** The Lease, not ended, that names the Exporter. */
+function activeLeaseOf(leases: readonly Lease[], exporter: string): Lease | undefined {
+  return leases.find((l) => l.status?.exporterRef?.name === exporter && l.status?.ended !== true);
+}
+
+export function startInvariantMonitor(cluster: TestCluster, options: MonitorOptions): InvariantMonitor {
+  const { store, registry, clock } = cluster;
+  const ns = options.namespace;
+  const exportersRt = registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+  const leasesRt = registry.get('jumpstarter.dev', 'v1alpha1', 'leases')!;
+  const setsRt = registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+  const violations: Violation[] = [];
+  const violate = (invariant: InvariantName, message: string) =>
+    violations.push({ invariant, at: clock.now(), message });
+
+  const leases = () => store.list(leasesRt, ns).items as unknown as Lease[];
+  /** Per set uid: maxReplicas by generation, as the set's spec had it. */
+  const ceilings = new Map<string, Map<number, number>>();
+  /** Per set uid: every instance name it ever had. */
+  const namesOfSet = new Map<string, Set<string>>();
+  /** Exporters already seen marked for deletion (reported once). */
+  const deleting = new Set<string>();
+  /** Exporters last seen as standbys (a promotion makes one count against the ceiling). */
+  const standbyUids = new Set<string>();
+
+  const recordCeiling = (set: ExporterSet) => {
+    const uid = set.metadata?.uid;
+    if (!uid) return;
+    const byGeneration = ceilings.get(uid) ?? new Map<number, number>();
+    byGeneration.set(set.metadata?.generation ?? 0, set.spec?.maxReplicas ?? 0);
+    ceilings.set(uid, byGeneration);
+  };
+  /**
+   * The ceiling a controller may have planned with: any generation from the one its status last
+   * reported on (a pass reads a spec at least that new); the largest of them, 0 if any is unbounded.
+   */
+  const ceilingOf = (uid: string): number => {
+    const set = (store.list(setsRt, ns).items as unknown as ExporterSet[]).find(
+      (s) => s.metadata?.uid === uid,
+    );
+    const observed = set?.status?.observedGeneration ?? 0;
+    let ceiling = -1;
+    for (const [generation, max] of ceilings.get(uid) ?? []) {
+      if (generation < observed) continue;
+      if (max === 0) return 0;
+      ceiling = Math.max(ceiling, max);
+    }
+    return ceiling < 0 ? 0 : ceiling;
+  };
+
+  const onExporter = (event: WatchEvent) => {
+    const exporter = event.object as unknown as Exporter;
+    const name = exporter.metadata?.name ?? '';
+    const key = exporter.metadata?.uid ?? name;
+    const marked = event.type === 'DELETED' || exporter.metadata?.deletionTimestamp !== undefined;
+    if (marked && !deleting.has(key)) {
+      deleting.add(key);
+      const lease = activeLeaseOf(leases(), name);
+      if (lease)
+        violate('leased-deleted', `Exporter ${name} deleted while Lease ${lease.metadata?.name} holds it`);
+    }
+    const setUid = ownerUid(exporter);
+    const setName = exporter.metadata?.labels?.[Labels.exporterSetName];
+    if (!setUid || !setName) return;
+    const isStandby = exporter.metadata?.labels?.[Labels.standby] === 'true';
+    const wasStandby = standbyUids.has(key);
+    if (isStandby) standbyUids.add(key);
+    else standbyUids.delete(key);
+    // The ceiling is checked when an instance that runs appears: created, or a standby promoted.
+    const startsRunning = !isStandby && (event.type === 'ADDED' || (event.type === 'MODIFIED' && wasStandby));
+    if (event.type === 'ADDED') {
+      const ordinal = exporter.metadata?.annotations?.[Annotations.ordinal];
+      if (ordinal !== undefined && name !== `${setName}-${ordinal}`) {
+        violate('name-reused', `Exporter ${name} carries ordinal ${ordinal}, which does not match its name`);
+      }
+      const seen = namesOfSet.get(setUid) ?? new Set<string>();
+      if (seen.has(name))
+        violate('name-reused', `set ${setName} made an instance named ${name} a second time`);
+      seen.add(name);
+      namesOfSet.set(setUid, seen);
+      // Nothing can have leased an Exporter in the instant of its creation: a Lease naming it is older.
+      const named = leases().find((l) => l.status?.exporterRef?.name === name);
+      if (named)
+        violate('name-reused', `new instance ${name} takes the name Lease ${named.metadata?.name} names`);
+    }
+    if (!startsRunning) return;
+    const ceiling = ceilingOf(setUid);
+    if (ceiling > 0) {
+      const podsRt = registry.get('', 'v1', 'pods')!;
+      const ended = new Set(
+        (store.list(podsRt, ns).items as KubeObject[])
+          .filter((p) =>
+            ['Failed', 'Succeeded'].includes((p.status as { phase?: string } | undefined)?.phase ?? ''),
+          )
+          .map((p) => p.metadata.name),
+      );
+      const live = (store.list(exportersRt, ns).items as unknown as Exporter[]).filter(
+        (e) =>
+          ownerUid(e) === setUid &&
+          e.metadata?.deletionTimestamp === undefined &&
+          e.metadata?.annotations?.[Annotations.retiring] === undefined &&
+          !ended.has(e.metadata?.name ?? ''),
+      );
+      // The ceiling bounds what runs: a Pod-less standby may outnumber it for a moment while the
+      // instances it replaces leave (created first, so a waiting lease never finds the pool empty).
+      const realised = live.filter((e) => e.metadata?.labels?.[Labels.standby] !== 'true').length;
+      if (realised > ceiling)
+        violate('ceiling', `set ${setName} has ${realised} instances, maxReplicas ${ceiling}`);
+    }
+  };
+  const onSet = (event: WatchEvent) => {
+    if (event.type !== 'DELETED') recordCeiling(event.object as unknown as ExporterSet);
+  };
+
+  const from = { resourceVersion: store.resourceVersion() };
+  for (const set of store.list(setsRt, ns).items as KubeObject[])
+    recordCeiling(set as unknown as ExporterSet);
+  const watches = [store.watch(exportersRt, ns, from, onExporter), store.watch(setsRt, ns, from, onSet)];
+  return {
+    violations,
+    stop: () => watches.forEach((w) => w.stop()),
+  };
+}

@@ -1,0 +1,353 @@
+/**
+ * One seed of the randomized simulation (issue 7): the seed's lab on a fresh test cluster with the
+ * Jumpstarter and kubelet simulators, the real controller in-process on the cluster's clock, the API
+ * faults of the plan on the controller's requests, and the plan's operations at their times. Then the
+ * calm phase: faults stop, broken classes are fixed, the controller runs, every lease is released and
+ * one probe lease per set arrives; the lab must converge within a bound of cluster time. The
+ * invariants are checked at every change throughout.
+ */
+import { Labels, qemuProvisioner, type Lease } from 'virtual-exporters/internal';
+import {
+  createLogger,
+  type LogLevel,
+  type Manager,
+  startManager,
+} from 'virtual-exporters-controller/internal';
+import { type KubeObject, startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
+import { unmet } from './convergence';
+import { startInvariantMonitor, type Violation } from './invariants';
+import { planLab, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
+
+export const SIM_NAMESPACE = 'lab';
+const CONTROLLER = 'controller';
+const VALID_MEMORY = ['1Gi', '2Gi'] as const;
+
+export interface SeedOptions extends LabPlanOptions {
+  /** Cluster clock speed. @default 50 */
+  readonly speedUp?: number;
+  /** Cluster milliseconds the calm phase may take to converge. @default 240_000 */
+  readonly settleTimeoutMs?: number;
+  /** Controller log level. @default 'silent' */
+  readonly logLevel?: LogLevel;
+  /** Where the controller's log lines go. @default stdout */
+  readonly logDestination?: { write(line: string): void };
+}
+
+export interface SeedResult {
+  readonly seed: number;
+  readonly violations: readonly Violation[];
+  /** Operations applied, and those the API refused (e.g. a resize of a deleted set). */
+  readonly operations: { readonly applied: number; readonly refused: number };
+  /** How often each kind of fault fired. */
+  readonly faults: Readonly<Record<string, number>>;
+  readonly restarts: number;
+  /** Cluster milliseconds from the calm phase's start to convergence (undefined: never). */
+  readonly convergedAfterMs?: number;
+  readonly wallMs: number;
+}
+
+const waitWall = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function untilClock(cluster: TestCluster, at: number): Promise<void> {
+  while (cluster.clock.now() < at) await waitWall(Math.min(20, Math.max(1, (at - cluster.clock.now()) / 50)));
+}
+
+function seedObjects(cluster: TestCluster, plan: LabPlan): void {
+  const classes = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'virtualtargetclasses')!;
+  const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+  for (const c of plan.classes) {
+    cluster.store.create(classes, SIM_NAMESPACE, {
+      apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+      kind: 'VirtualTargetClass',
+      metadata: { name: c.name },
+      spec: {
+        provisioner: 'qemu.jumpstarter.dev',
+        bindingMode: c.bindingMode,
+        reclaimPolicy: c.reclaimPolicy,
+        parameters: { arch: 'x86_64', resources: { memory: VALID_MEMORY[0] } },
+      },
+    });
+  }
+  for (const s of plan.sets) {
+    cluster.store.create(sets, SIM_NAMESPACE, {
+      apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+      kind: 'ExporterSet',
+      metadata: { name: s.name },
+      spec: {
+        virtualTargetClassName: s.className,
+        minReplicas: s.minReplicas,
+        minAvailableReplicas: s.minAvailableReplicas,
+        maxReplicas: s.maxReplicas,
+        scaleDownCooldown: `${s.cooldownSeconds}s`,
+        recycleStrategy: s.recycleStrategy,
+        selector: { matchLabels: { board: s.name } },
+        template: { metadata: { labels: { board: s.name } }, spec: { drivers: [] } },
+      },
+    });
+  }
+}
+
+function addFaults(cluster: TestCluster, plan: LabPlan): void {
+  const f = plan.faults;
+  const identity = CONTROLLER;
+  if (f.errorRate > 0) {
+    for (const code of [409, 429, 500, 503] as const) {
+      cluster.faults.add({
+        kind: 'error',
+        code,
+        rate: f.errorRate / 4,
+        identity,
+        verb: ['create', 'patch', 'delete', 'list'],
+      });
+    }
+  }
+  if (f.latencyRate > 0 && f.latencyMs > 0) {
+    cluster.faults.add({ kind: 'latency', ms: f.latencyMs, rate: f.latencyRate, identity });
+  }
+  if (f.dropWatches > 0) {
+    cluster.faults.add({ kind: 'dropWatch', afterEvents: 5, times: f.dropWatches, identity });
+  }
+  if (f.truncateWatches > 0)
+    cluster.faults.add({ kind: 'truncateWatch', times: f.truncateWatches, identity });
+  if (f.expireWatches > 0) cluster.faults.add({ kind: 'expireWatch', times: f.expireWatches, identity });
+}
+
+export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
+  const started = Date.now();
+  const plan = planLab(seed, options);
+  const cluster = await startTestCluster({
+    namespaces: [SIM_NAMESPACE],
+    speedUp: options.speedUp ?? 50,
+    jumpstarter: true,
+    kubelet: true,
+    seed,
+    watchTimeoutSeconds: 2,
+  });
+  const monitor = startInvariantMonitor(cluster, { namespace: SIM_NAMESPACE });
+  const violations: Violation[] = [];
+  const faultHits: Record<string, number> = {};
+  const countFault = (kind: string, n: number) => (faultHits[kind] = (faultHits[kind] ?? 0) + n);
+  const logger = createLogger({
+    level: options.logLevel ?? 'silent',
+    ...(options.logDestination ? { destination: options.logDestination } : {}),
+  });
+  let manager: Manager | undefined;
+  let restarts = 0;
+  let applied = 0;
+  let refused = 0;
+  const launch = async () => {
+    const m = await startManager(
+      {
+        provisioner: qemuProvisioner,
+        namespaces: [SIM_NAMESPACE],
+        kubeconfig: undefined,
+        leaderElect: false,
+        metricsBindAddress: '0',
+        healthProbeBindAddress: '0',
+        maxBurst: 10,
+        workers: 2,
+        logLevel: options.logLevel ?? 'silent',
+      },
+      {
+        kubeConfig: cluster.kubeConfigFor(CONTROLLER, SIM_NAMESPACE),
+        clock: cluster.clock,
+        logger,
+        plannerOptions: { startupBackoffMaxMs: 60_000, startupTimeoutMs: 60_000 },
+      },
+    );
+    void m.done.then((reason) => {
+      if (manager === m && reason !== 'stopped') {
+        violations.push({
+          invariant: 'controller-crashed',
+          at: cluster.clock.now(),
+          message: `controller ended: ${reason}`,
+        });
+      }
+    });
+    manager = m;
+  };
+  const stopController = async () => {
+    const m = manager;
+    manager = undefined;
+    await m?.stop();
+  };
+  const setsRt = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+  const classesRt = cluster.registry.get(
+    'virtualtarget.jumpstarter.dev',
+    'v1alpha1',
+    'virtualtargetclasses',
+  )!;
+  const podsRt = cluster.registry.get('', 'v1', 'pods')!;
+  const leases = cluster.jumpstarter!.leases;
+  const deletedSets = new Set<string>();
+  const kubeletFaults: (() => void)[] = [];
+  const active = (): Lease[] =>
+    leases.list(SIM_NAMESPACE).filter((l) => l.status?.ended !== true && !l.spec?.release);
+
+  const apply = async (op: LabOperation): Promise<void> => {
+    switch (op.kind) {
+      case 'lease':
+        leases.create({
+          namespace: SIM_NAMESPACE,
+          selector: { matchLabels: { board: op.set } },
+          duration: `${op.durationSeconds}s`,
+        });
+        return;
+      case 'release': {
+        const open = active();
+        if (open.length > 0)
+          leases.release(SIM_NAMESPACE, open[Math.floor(op.pick * open.length)].metadata.name!);
+        return;
+      }
+      case 'template':
+        cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', {
+          spec: { template: { metadata: { labels: { board: op.set, revision: String(op.revision) } } } },
+        });
+        return;
+      case 'class-edit':
+        cluster.store.patch(classesRt, SIM_NAMESPACE, op.className, 'merge', {
+          spec: { parameters: { resources: { memory: op.valid ? VALID_MEMORY[applied % 2] : 'lots' } } },
+        });
+        return;
+      case 'resize':
+        cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', {
+          spec: { minAvailableReplicas: op.minAvailableReplicas, maxReplicas: op.maxReplicas },
+        });
+        return;
+      case 'delete-set':
+        cluster.store.delete(setsRt, SIM_NAMESPACE, op.set);
+        deletedSets.add(op.set);
+        return;
+      case 'restart-controller': {
+        // A crash: from now on the old process gets nowhere; what it had in flight is lost.
+        const cut = op.abrupt
+          ? cluster.faults.add({ kind: 'error', code: 503, identity: CONTROLLER })
+          : undefined;
+        await stopController();
+        if (cut !== undefined) {
+          countFault('crash', 1);
+          cluster.faults.remove(cut);
+        }
+        restarts += 1;
+        await launch();
+        return;
+      }
+      case 'crash-pod': {
+        const running = (cluster.store.list(podsRt, SIM_NAMESPACE).items as KubeObject[]).filter(
+          (p) =>
+            p.metadata.labels?.[Labels.exporterSetName] !== undefined &&
+            (p.status as { phase?: string } | undefined)?.phase === 'Running',
+        );
+        if (running.length > 0) {
+          cluster.kubelet!.crash(
+            SIM_NAMESPACE,
+            running[Math.floor(op.pick * running.length)].metadata.name ?? '',
+          );
+          countFault('podCrash', 1);
+        }
+        return;
+      }
+      case 'never-ready':
+        kubeletFaults.push(
+          cluster.kubelet!.injectFault(
+            { namespace: SIM_NAMESPACE },
+            { kind: 'never-ready' },
+            { times: op.times },
+          ),
+        );
+        countFault('neverReady', op.times);
+        return;
+    }
+  };
+
+  let convergedAfterMs: number | undefined;
+  try {
+    seedObjects(cluster, plan);
+    addFaults(cluster, plan);
+    await launch();
+    const t0 = cluster.clock.now();
+    for (const { atMs, operation } of plan.operations) {
+      await untilClock(cluster, t0 + atMs);
+      try {
+        await apply(operation);
+        applied += 1;
+      } catch {
+        refused += 1; // e.g. a resize of a deleted set: the API said no, as it would to a person
+      }
+    }
+    await untilClock(cluster, t0 + plan.chaosMs);
+
+    // Calm: faults stop, classes are valid, the controller runs, leases end, probes arrive.
+    collectFaultHits(cluster, countFault);
+    cluster.faults.clear();
+    kubeletFaults.forEach((remove) => remove());
+    for (const c of plan.classes) {
+      cluster.store.patch(classesRt, SIM_NAMESPACE, c.name, 'merge', {
+        spec: { parameters: { resources: { memory: VALID_MEMORY[0] } } },
+      });
+    }
+    if (!manager) await launch();
+    for (const l of active()) leases.release(SIM_NAMESPACE, l.metadata.name!);
+    const calmAt = cluster.clock.now();
+    const deadline = calmAt + (options.settleTimeoutMs ?? 240_000);
+    // Probes arrive once every set has an enabled Exporter a lease can wait on (the standby of rule 6):
+    // a lease that finds none ends at once (upstream Jumpstarter), which no controller can prevent
+    // while a class was just fixed. A set that never gets one fails convergence below.
+    const exportersRt = cluster.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+    const waitable = (set: string) =>
+      (cluster.store.list(exportersRt, SIM_NAMESPACE).items as KubeObject[]).some(
+        (e) =>
+          e.metadata.labels?.[Labels.exporterSetName] === set &&
+          (e.spec as { enabled?: boolean } | undefined)?.enabled !== false &&
+          e.metadata.deletionTimestamp === undefined,
+      );
+    const live = plan.sets.filter((s) => !deletedSets.has(s.name)).map((s) => s.name);
+    while (!live.every(waitable) && cluster.clock.now() < deadline) await waitWall(20);
+    const probes = plan.sets
+      .filter((s) => !deletedSets.has(s.name))
+      .map(
+        (s) =>
+          leases.create({
+            namespace: SIM_NAMESPACE,
+            name: `probe-${s.name}`,
+            selector: { matchLabels: { board: s.name } },
+            duration: '1h',
+          }).metadata.name!,
+      );
+    let problems: string[] = [];
+    for (;;) {
+      problems = unmet(cluster, { namespace: SIM_NAMESPACE, deletedSets, probeLeases: probes });
+      if (problems.length === 0) {
+        convergedAfterMs = cluster.clock.now() - calmAt;
+        break;
+      }
+      if (cluster.clock.now() > deadline) break;
+      await waitWall(20);
+    }
+    if (convergedAfterMs === undefined) {
+      violations.push({
+        invariant: 'convergence',
+        at: cluster.clock.now(),
+        message: `not converged ${options.settleTimeoutMs ?? 240_000} ms after the faults stopped: ${problems.join('; ')}`,
+      });
+    }
+  } finally {
+    await stopController();
+    monitor.stop();
+    await cluster.stop();
+  }
+  return {
+    seed,
+    violations: [...monitor.violations, ...violations],
+    operations: { applied, refused },
+    faults: faultHits,
+    restarts,
+    ...(convergedAfterMs !== undefined ? { convergedAfterMs } : {}),
+    wallMs: Date.now() - started,
+  };
+}
+
+function collectFaultHits(cluster: TestCluster, count: (kind: string, n: number) => void): void {
+  for (const rule of cluster.faults.rules())
+    count(rule.kind === 'error' ? `error${rule.code}` : rule.kind, rule.hits);
+}

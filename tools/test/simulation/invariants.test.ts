@@ -1,0 +1,146 @@
+/**
+ * The simulation's invariant monitor catches each violation it exists for — a leased instance
+ * deleted, an instance beyond the ceiling, a name used twice or one an old Lease names — and stays
+ * silent on the legitimate versions of the same moves.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
+import { startInvariantMonitor, type InvariantMonitor } from '../../src/simulation/invariants';
+import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
+
+const NS = 'lab';
+let cluster: TestCluster | undefined;
+let monitor: InvariantMonitor | undefined;
+afterEach(async () => {
+  monitor?.stop();
+  await cluster?.stop();
+  cluster = undefined;
+  monitor = undefined;
+});
+
+async function setUp(maxReplicas = 0) {
+  cluster = await startTestCluster({ namespaces: [NS] });
+  const c = cluster;
+  const rt = (group: string, plural: string) => c.registry.get(group, group ? 'v1alpha1' : 'v1', plural)!;
+  const sets = rt('virtualtarget.jumpstarter.dev', 'exportersets');
+  const exporters = rt('jumpstarter.dev', 'exporters');
+  const leases = rt('jumpstarter.dev', 'leases');
+  const set = c.store.create(sets, NS, {
+    apiVersion: API_VERSION,
+    kind: 'ExporterSet',
+    metadata: { name: 'pool' },
+    spec: {
+      virtualTargetClassName: 'qemu',
+      maxReplicas,
+      selector: { matchLabels: { board: 'x' } },
+      template: { metadata: { labels: { board: 'x' } } },
+    },
+  });
+  monitor = startInvariantMonitor(c, { namespace: NS });
+  const instance = (n: number) =>
+    c.store.create(exporters, NS, {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: 'Exporter',
+      metadata: {
+        name: `pool-${n}`,
+        labels: { [Labels.exporterSetName]: 'pool' },
+        ownerReferences: [
+          {
+            apiVersion: API_VERSION,
+            kind: 'ExporterSet',
+            name: 'pool',
+            uid: set.metadata.uid!,
+            controller: true,
+          },
+        ],
+      },
+      spec: {},
+    });
+  const lease = (name: string, exporter: string, ended = false) => {
+    c.store.create(leases, NS, {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: 'Lease',
+      metadata: { name },
+      spec: { clientRef: { name: 'ci' }, selector: { matchLabels: { board: 'x' } }, duration: '1h' },
+    });
+    c.store.patch(
+      leases,
+      NS,
+      name,
+      'merge',
+      { status: { exporterRef: { name: exporter }, ended } },
+      'status',
+    );
+  };
+  const remove = (n: number) => c.store.delete(exporters, NS, `pool-${n}`);
+  const resize = (maxReplicas: number) => c.store.patch(sets, NS, 'pool', 'merge', { spec: { maxReplicas } });
+  // The status a controller writes must carry every counter the CRD requires.
+  const counters = Object.fromEntries(
+    ['replicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'leasedReplicas']
+      .concat(['exportersActive', 'exportersDisabled', 'exportersIdle', 'exportersOffline'])
+      .concat(['podsFailed', 'podsPending', 'podsRunning', 'podsUnknown'])
+      .map((k) => [k, 0]),
+  );
+  const observe = () => {
+    const current = c.store.get(sets, NS, 'pool');
+    const status = { ...counters, observedGeneration: current.metadata.generation };
+    c.store.patch(sets, NS, 'pool', 'merge', { status }, 'status');
+  };
+
+  return {
+    instance,
+    lease,
+    remove,
+    resize,
+    observe,
+    violations: () => monitor!.violations.map((v) => v.invariant),
+  };
+}
+
+describe('simulation › invariants', () => {
+  it('flags a leased instance deleted, not one whose lease ended', async () => {
+    const lab = await setUp();
+    lab.instance(0);
+    lab.instance(1);
+    lab.lease('done', 'pool-1', true);
+    lab.remove(1);
+    expect(lab.violations()).toEqual([]);
+    lab.lease('live', 'pool-0');
+    lab.remove(0);
+    expect(lab.violations()).toEqual(['leased-deleted']);
+  });
+
+  it('flags an instance beyond maxReplicas', async () => {
+    const lab = await setUp(2);
+    lab.instance(0);
+    lab.instance(1);
+    expect(lab.violations()).toEqual([]);
+    lab.instance(2);
+    expect(lab.violations()).toEqual(['ceiling']);
+  });
+
+  it('judges a create by the ceilings the controller may have planned with', async () => {
+    const lab = await setUp(3);
+    lab.observe();
+    lab.instance(0);
+    lab.instance(1);
+    lab.resize(2);
+    lab.instance(2); // planned before the controller saw the lower ceiling
+    expect(lab.violations()).toEqual([]);
+    lab.remove(2);
+    lab.observe(); // the controller reported on the new generation: 2 is the ceiling now
+    lab.instance(3);
+    expect(lab.violations()).toEqual(['ceiling']);
+  });
+
+  it('flags a name made twice by one set, and a name an old Lease names', async () => {
+    const lab = await setUp();
+    lab.instance(0);
+    lab.remove(0);
+    lab.instance(0);
+    expect(lab.violations()).toEqual(['name-reused']);
+    lab.lease('old', 'pool-7', true);
+    lab.instance(7);
+    expect(lab.violations()).toEqual(['name-reused', 'name-reused']);
+  });
+});
