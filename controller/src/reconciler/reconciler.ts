@@ -9,21 +9,14 @@
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
-import {
-  EventReasons,
-  ConditionReasons,
-  ConditionTypes,
-  type ExporterSet,
-  type ExporterSetStatus,
-} from 'virtual-exporters/internal';
+import { EventReasons, type ExporterSet, type ExporterSetStatus } from 'virtual-exporters/internal';
 import type { ControllerMetrics, SetRef } from '../operations/metrics';
 import { exporterSetLogger, type Logger } from '../operations/logger';
 import {
   actionEvents,
   conditionEvents,
-  findCondition,
+  finalizeStatus,
   plan,
-  setCondition,
   statusEquals,
   type Action,
   type Plan,
@@ -47,66 +40,6 @@ export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
 
 const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStandby']);
 const DOWN: ReadonlySet<Action['type']> = new Set(['DeleteExporter', 'ReleaseExporter']);
-
-/**
- * The plan's status with `nextOrdinal` advanced only past the creates that were sent and landed: a
- * create the API refused issued no name, so a set whose creates keep failing neither burns ordinals
- * nor rewrites its status (and wakes itself up) on every retry. A refused create that did land
- * shows in the cache, and the planner's next ordinal is above every instance it sees anyway.
- */
-export function withIssuedOrdinals(
-  status: ExporterSetStatus,
-  set: ExporterSet,
-  plan: Plan,
-  execution: Execution,
-): ExporterSetStatus {
-  const planned = plan.actions.filter((a) => a.type === 'CreateExporter');
-  const applied = new Set(execution.applied.filter((a) => a.type === 'CreateExporter').map((a) => a.name));
-  if (planned.every((a) => applied.has(a.name))) return status;
-  // The planner issued first, first + 1, ... to this pass's creates; keep what landed and never go back.
-  const first = (status.nextOrdinal ?? 0) - planned.length;
-  const issued = planned.filter((a) => applied.has(a.name)).map((a) => a.ordinal + 1);
-  return { ...status, nextOrdinal: Math.max(first, set.status?.nextOrdinal ?? 0, ...issued) };
-}
-
-/** The plan's status with this pass's ReplicaFailure outcome (the executor's condition). */
-export function withReplicaFailure(
-  status: ExporterSetStatus,
-  execution: Execution,
-  now: number,
-  generation: number | undefined,
-): ExporterSetStatus {
-  let conditions = status.conditions;
-  if (execution.replicaFailure) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: ConditionTypes.ReplicaFailure,
-        status: 'True',
-        reason: execution.replicaFailure.reason,
-        message: execution.replicaFailure.message,
-      },
-      now,
-      generation,
-    );
-  } else if (
-    execution.changedReplicas &&
-    findCondition(conditions, ConditionTypes.ReplicaFailure)?.status === 'True'
-  ) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: ConditionTypes.ReplicaFailure,
-        status: 'False',
-        reason: ConditionReasons.NoFailures,
-        message: 'creates and deletes succeed',
-      },
-      now,
-      generation,
-    );
-  }
-  return conditions === status.conditions ? status : { ...status, conditions };
-}
 
 export class Reconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
@@ -151,16 +84,7 @@ export class Reconciler {
     }
     deps.latencies?.observe(key, ref, world.snapshot);
     const execution = await execute(world, result, deps);
-    const now = deps.clock.now();
-    let status = result.status;
-    if (status !== undefined) {
-      status = withIssuedOrdinals(
-        withReplicaFailure(status, execution, now, set.metadata?.generation),
-        set,
-        result,
-        execution,
-      );
-    }
+    const status = finalizeStatus(result, { ...execution, now: deps.clock.now() });
     const gone =
       execution.applied.some((a) => a.type === 'RemoveFinalizer') && set.metadata?.deletionTimestamp;
     if (status !== undefined && !gone && !statusEquals(set.status, status)) {

@@ -1,0 +1,57 @@
+/**
+ * The plan a pass returns, assembled in one place: the actions in the order the executor applies them
+ * (actions.ts), the status (status.ts), the events, and — §3.15 idle is quiet — no timer but the next
+ * real deadline (cooldown end, backoff end, a lease's beginTime, a startup timeout).
+ */
+import type { ExporterSetStatus } from 'virtual-exporters/internal';
+import { ACTION_ORDER, type Action } from './actions';
+import { actionEvents, conditionEvents, type PlanEvent } from './events';
+import type { World } from './observe';
+import { statusOf, type StatusInputs } from './status';
+
+export interface Plan {
+  /** The writes, in the order to apply them (see actions.ts). */
+  readonly actions: readonly Action[];
+  /** The whole desired status; undefined when the set is not this controller's to report on. */
+  readonly status?: ExporterSetStatus;
+  /** What the status is made from: `finalizeStatus` adds the executor's outcome. */
+  readonly statusInputs?: StatusInputs;
+  /** Look at the set again after this long even if nothing changes; undefined: only on changes. */
+  readonly requeueAfterMs?: number;
+  readonly events: readonly PlanEvent[];
+  /** Why the planner left the set alone, when it did. */
+  readonly ignored?: string;
+}
+
+/** A plan that leaves the set alone. */
+export function leaveAlone(why: string): Plan {
+  return { actions: [], events: [], ignored: why };
+}
+
+export function finishPlan(
+  world: World,
+  actions: readonly Action[],
+  inputs: StatusInputs,
+  extraEvents: readonly PlanEvent[],
+  timers: readonly (number | undefined)[],
+): Plan {
+  const ordered = [...actions].sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
+  const due = timers.filter((t): t is number => t !== undefined && t > world.now);
+  const status = statusOf(inputs);
+  return {
+    actions: ordered,
+    status,
+    statusInputs: inputs,
+    ...(due.length > 0 ? { requeueAfterMs: Math.min(...due) - world.now } : {}),
+    events: [
+      ...actionEvents(ordered),
+      ...extraEvents,
+      ...conditionEvents(world.set.status?.conditions, status.conditions ?? []),
+    ],
+  };
+}
+
+/** The Exporter creates and deletes among `actions`: the writes ReplicaFailure reports on. */
+export function replicaWrites(actions: readonly Action[]): number {
+  return actions.filter((a) => a.type === 'CreateExporter' || a.type === 'DeleteExporter').length;
+}
