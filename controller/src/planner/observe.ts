@@ -28,7 +28,13 @@ import {
 } from './leases';
 import { firstFreeOrdinal } from './names';
 import { currentRevision } from './revision';
-import { resolveOptions, type InFlightCreate, type PlannerOptions, type PlannerSnapshot } from './snapshot';
+import {
+  resolveOptions,
+  type InFlightCreate,
+  type LeaseCheck,
+  type PlannerOptions,
+  type PlannerSnapshot,
+} from './snapshot';
 
 /** The spec with defaults applied. */
 export interface SpecValues {
@@ -58,6 +64,7 @@ export interface World {
   readonly inFlightCreates: number;
   readonly demand: PendingDemand;
   readonly firstOrdinal: number;
+  readonly leaseCheck?: LeaseCheck;
 }
 
 /** A count from the wire: a finite number ≥ 0 (floored), else `fallback`. */
@@ -113,5 +120,6 @@ export function observe(snapshot: PlannerSnapshot): World {
     inFlightCreates: creating.length,
     demand: pendingDemand(snapshot.leases, labels, now),
     firstOrdinal: firstFreeOrdinal(set, [...known, ...creating.map((c) => c.name)], snapshot.leases),
+    ...(snapshot.leaseCheck !== undefined ? { leaseCheck: snapshot.leaseCheck } : {}),
   };
 }

@@ -7,6 +7,7 @@ import type { ExporterSetStatus } from 'virtual-exporters/internal';
 import { ACTION_ORDER, type Action } from './actions';
 import { actionEvents, conditionEvents, type PlanEvent } from './events';
 import type { World } from './observe';
+import { confirmDeletes } from './scale-down';
 import { statusOf, type StatusInputs } from './status';
 
 export interface Plan {
@@ -28,13 +29,21 @@ export function leaveAlone(why: string): Plan {
   return { actions: [], events: [], ignored: why };
 }
 
+/**
+ * The plan of a pass: `actions` ordered, the deletes the live Lease list does not confirm taken out
+ * (§3.7; the status still counts them as this pass's writes, as the executor used to skip them), the
+ * status, events and the next deadline.
+ */
 export function finishPlan(
   world: World,
-  actions: readonly Action[],
-  inputs: StatusInputs,
+  planned: readonly Action[],
+  planInputs: StatusInputs,
   extraEvents: readonly PlanEvent[],
   timers: readonly (number | undefined)[],
 ): Plan {
+  const confirmed = confirmDeletes(planned, world.leaseCheck);
+  const { actions } = confirmed;
+  const inputs = confirmed.failure ? { ...planInputs, deleteFailure: confirmed.failure } : planInputs;
   const ordered = [...actions].sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
   const due = timers.filter((t): t is number => t !== undefined && t > world.now);
   const status = statusOf(inputs);

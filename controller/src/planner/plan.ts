@@ -17,7 +17,7 @@
  * 7. status (status.ts `finalizeStatus`), events and the next deadline (plan-result.ts §3.15).
  */
 import { DRAIN_FINALIZER, type VirtualTargetClass } from 'virtual-exporters/internal';
-import type { Action } from './actions';
+import type { Action, CreateExporterAction } from './actions';
 import { adoptionLabels } from './adoption';
 import { burstRoom, ceilingRoom, promotionRoom } from './ceiling-burst';
 import { gates, notOurs, planClassMissing, type Gates } from './class-and-parameters';
@@ -32,7 +32,8 @@ import { finishPlan, leaveAlone, replicaWrites, type Plan } from './plan-result'
 import { podsAndConfigs } from './pods-and-configs';
 import { replacePods } from './recycle';
 import { outdatedCount } from './rollout';
-import { decideScale, type ScaleDecision } from './scale';
+import type { InstanceView } from './instances';
+import { decideScale, type PlannedRemoval, type ScaleDecision } from './scale';
 import { persistedWindow } from './scale-down';
 import type { PlannerSnapshot } from './snapshot';
 import { enabledToKeep, finishPromotions } from './standby';
@@ -44,7 +45,7 @@ import {
   startupFailuresOf,
   type StartupFailureState,
 } from './startup-failures';
-import { statusInputs } from './status';
+import { statusInputs, type StatusInputs } from './status';
 
 export type { Plan } from './plan-result';
 
@@ -58,57 +59,107 @@ export function plan(snapshot: PlannerSnapshot): Plan {
 }
 
 function planPool(world: World, cls: VirtualTargetClass): Plan {
-  const { set, spec } = world;
   const startup = startupFailuresOf(world);
   const gate = gates(world, cls, startup);
   const sorted = sortMembers(world);
-  const decision = scale(world, sorted, gate);
-
-  // §3.6: when no standby can take over, one of the last enabled instances stays.
-  const byName = new Map(world.owned.map((v) => [v.name, v]));
-  const kept = enabledToKeep(
-    sorted.members,
-    decision.creates.length,
-    decision.removals,
-    sorted.leaving,
-    byName,
+  const scaled = keepOneEnabled(world, sorted, scale(world, sorted, gate));
+  const creates = nameCreates(world, scaled.decision.creates);
+  const pods = podsAndConfigs(
+    world,
+    { canStartPods: gate.canStartPods, parametersValid: gate.invalidParameters === undefined },
+    scaled.removed,
+    scaled.promoted,
   );
-  const removals = decision.removals.filter((r) => r.name !== kept);
-  const removed = new Set(removals.map((r) => r.name));
-  const promoted = new Set(decision.promote.map((p) => p.name));
-
-  const creates = nameCreates(world, decision.creates);
-  const parametersValid = gate.invalidParameters === undefined;
-  const pods = podsAndConfigs(world, { canStartPods: gate.canStartPods, parametersValid }, removed, promoted);
   const actions: Action[] = [
-    ...((set.metadata?.finalizers ?? []).includes(DRAIN_FINALIZER)
+    ...((world.set.metadata?.finalizers ?? []).includes(DRAIN_FINALIZER)
       ? []
       : [{ type: 'AddFinalizer' } as const]),
     ...creates,
-    ...decision.promote.map(
+    ...scaled.decision.promote.map(
       ({ name, reason }) => ({ type: 'PromoteStandby', name, reason, patch: promotePatch() }) as const,
     ),
-    ...finishPromotions(world, removed, promoted),
+    ...finishPromotions(world, scaled.removed, scaled.promoted),
     ...pods.actions,
-    ...adoptionLabels(world, removed, sorted.leaving),
-    ...replacePods(sorted.replacing, removed),
-    ...leavingActions(world, sorted.leaving, removals, byName, kept),
+    ...adoptionLabels(world, scaled.removed, sorted.leaving),
+    ...replacePods(sorted.replacing, scaled.removed),
+    ...leavingActions(world, sorted.leaving, scaled.removals, scaled.byName, scaled.kept),
   ];
-
   const failures = settleStartupFailures(startup, {
     backoffOver: startup.backoffUntil === undefined,
     wantsPodStart:
-      decision.promote.length > 0 ||
-      decision.creates.some((c) => !c.standby) ||
-      decision.deferred > 0 ||
+      scaled.decision.promote.length > 0 ||
+      scaled.decision.creates.some((c) => !c.standby) ||
+      scaled.decision.deferred > 0 ||
       pods.rendering > 0,
     anyStartingOrFailed: world.owned.some(
       (v) => v.state === 'starting' || v.state === 'failed' || v.state === 'exited',
     ),
   });
-  const revision = world.revision ?? '';
+  const status = poolStatus(world, gate, sorted, scaled, {
+    creates,
+    actions,
+    failures,
+    rendering: pods.rendering,
+  });
+  const window = scaled.decision.window;
+  return finishPlan(
+    world,
+    actions,
+    status,
+    startupFailureEvents(failures.newlyFailed, failures.backoffUntil),
+    [
+      window ? window.start + world.spec.cooldownMs : undefined,
+      failures.backoffUntil,
+      world.demand.nextBeginTime,
+      nextStartupDeadline(world),
+    ],
+  );
+}
+
+/** The scale decision with this pass's removals settled. */
+interface Scaled {
+  readonly decision: ScaleDecision;
+  readonly byName: ReadonlyMap<string, InstanceView>;
+  /** The instance held back from leaving (§3.6), if any. */
+  readonly kept?: string;
+  readonly removals: readonly PlannedRemoval[];
+  readonly removed: ReadonlySet<string>;
+  readonly promoted: ReadonlySet<string>;
+}
+
+/** §3.6: when no standby can take over, one of the last enabled instances stays. */
+function keepOneEnabled(world: World, sorted: Members, decision: ScaleDecision): Scaled {
+  const byName = new Map(world.owned.map((v) => [v.name, v]));
+  const { members, leaving } = sorted;
+  const kept = enabledToKeep(members, decision.creates.length, decision.removals, leaving, byName);
+  const removals = decision.removals.filter((r) => r.name !== kept);
+  return {
+    decision,
+    byName,
+    ...(kept !== undefined ? { kept } : {}),
+    removals,
+    removed: new Set(removals.map((r) => r.name)),
+    promoted: new Set(decision.promote.map((p) => p.name)),
+  };
+}
+
+function poolStatus(
+  world: World,
+  gate: Gates,
+  sorted: Members,
+  { decision, removals, removed }: Scaled,
+  pass: {
+    readonly creates: readonly CreateExporterAction[];
+    readonly actions: readonly Action[];
+    readonly failures: StartupFailureState;
+    readonly rendering: number;
+  },
+): StatusInputs {
+  const { spec } = world;
   const { window } = decision;
-  const inputs = statusInputs(world, {
+  const { failures } = pass;
+  const revision = world.revision ?? '';
+  return statusInputs(world, {
     ...(gate.invalidParameters !== undefined ? { invalidParameters: gate.invalidParameters } : {}),
     spec: {
       selectorMatchesTemplate: gate.selectorMatchesTemplate,
@@ -118,7 +169,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       outdated: outdatedCount(world.owned, removed, gate.canCreate),
       revision,
       startingNow: decision.creates.length + decision.promote.length,
-      rendering: pods.rendering,
+      rendering: pass.rendering,
       deferred: decision.deferred,
       leaving: removals.length + sorted.leaving.length,
       ...(window
@@ -133,28 +184,16 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       ...(decision.limited ? { limited: { maxReplicas: spec.maxReplicas, wanted: decision.wanted } } : {}),
     },
     health: healthFacts(world, failures),
-    replicaWrites: replicaWrites(actions),
+    replicaWrites: replicaWrites(pass.actions),
     persisted: {
-      nextOrdinal: world.firstOrdinal + creates.length,
+      nextOrdinal: world.firstOrdinal + pass.creates.length,
       ...(window ? { window } : {}),
       startupFailures: failures.failures,
       ...(failures.lastFailureTime !== undefined ? { lastStartupFailureTime: failures.lastFailureTime } : {}),
       templateRevision: revision,
     },
-    creates,
+    creates: pass.creates,
   });
-  return finishPlan(
-    world,
-    actions,
-    inputs,
-    startupFailureEvents(failures.newlyFailed, failures.backoffUntil),
-    [
-      window ? window.start + spec.cooldownMs : undefined,
-      failures.backoffUntil,
-      world.demand.nextBeginTime,
-      nextStartupDeadline(world),
-    ],
-  );
 }
 
 function scale(world: World, { members, leaving }: Members, gate: Gates): ScaleDecision {

@@ -8,7 +8,7 @@
  *   does not shrink; keeping outdated instances warm through a cooldown would only delay their
  *   replacement).
  * - At the ceiling, where no surge fits, one outdated instance leaves first, one at a time.
- * - A replacement is a standby for a standby; with WaitForFirstConsumer for a realised instance too,
+ * - A replacement is a standby for a standby; with WaitForFirstConsumer for one with a Pod too,
  *   unless a waiting lease needs the instance with a Pod.
  * - Leased instances are replaced after their lease (members.ts keeps them fixed). Rollout removals
  *   carry `afterCreates` (leaving.ts): the executor skips them when this pass's creates failed.

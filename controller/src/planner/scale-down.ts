@@ -5,15 +5,18 @@
  * victims go down to the target in one step. Victims: standbys and never-ready instances first, then
  * offline, then idle, newest first; outdated before current (§3.14 replaces them anyway). A leased
  * instance is never a victim (members.ts keeps it fixed); how a victim leaves — disabled first, deleted
- * once no lease names it — is leaving.ts.
+ * once no lease names it — is leaving.ts, and the live Lease list confirms each delete
+ * (`confirmDeletes`).
  */
-import type { ExporterSetStatus, ScaleReason } from 'virtual-exporters/internal';
+import { ConditionReasons, type ExporterSetStatus, type ScaleReason } from 'virtual-exporters/internal';
+import type { Action } from './actions';
 import { overCeiling } from './ceiling-burst';
 import { addMember, canRemove, tallyOf, type Requirements, type Tally } from './floor-buffer-demand';
+import { leasedExporterNames } from './leases';
 import type { Member, MemberKind } from './members';
 import { removeOutdatedSurplus } from './rollout';
 import type { PlannedRemoval, ScaleInput } from './scale';
-import { toMillis, toTimestamp } from './snapshot';
+import { toMillis, toTimestamp, type LeaseCheck } from './snapshot';
 import { holdBackStandby } from './standby';
 
 /** An open scale-down window: when the surplus began, and the largest need seen since. */
@@ -137,4 +140,30 @@ export function scaleDown(
   removeOutdatedSurplus(victims, removals, target, input.req);
   if (victims.length === removals.list.length) return { removals, need };
   return { removals, window: due ? { start: input.now, target: need } : { start, target }, need };
+}
+
+/** A delete the live Lease list could not confirm: ReplicaFailure FailedDelete with the API's message. */
+export interface DeleteFailure {
+  readonly reason: typeof ConditionReasons.FailedDelete;
+  readonly message: string;
+}
+
+/**
+ * The actions with the Exporter deletes the live Lease list does not confirm taken out: deletes of
+ * instances a non-ended Lease names, or every delete when the list failed (a lost instance is worse
+ * than a late one; the failure is reported). Without a check, the actions as they are.
+ */
+export function confirmDeletes(
+  actions: readonly Action[],
+  check: LeaseCheck | undefined,
+): { readonly actions: readonly Action[]; readonly failure?: DeleteFailure } {
+  if (check === undefined || !actions.some((a) => a.type === 'DeleteExporter')) return { actions };
+  if ('error' in check) {
+    return {
+      actions: actions.filter((a) => a.type !== 'DeleteExporter'),
+      failure: { reason: ConditionReasons.FailedDelete, message: check.error },
+    };
+  }
+  const leased = leasedExporterNames(check.leases);
+  return { actions: actions.filter((a) => a.type !== 'DeleteExporter' || !leased.has(a.name)) };
 }

@@ -17,7 +17,7 @@ import { issuedNextOrdinal } from './names';
 import { count, type World } from './observe';
 import type { ExecutionOutcome } from './outcome';
 import type { Plan } from './plan';
-import { persistedWindow, windowStatus, type ScaleDownWindow } from './scale-down';
+import { persistedWindow, windowStatus, type DeleteFailure, type ScaleDownWindow } from './scale-down';
 import {
   outstandingReplicaWrites,
   setConditions,
@@ -129,6 +129,8 @@ export interface StatusInputs {
   readonly persisted: PersistedFields;
   /** This pass's creates (their ordinals are issued only when they land). */
   readonly creates: readonly CreateExporterAction[];
+  /** The live Lease list failed: this pass deletes nothing (scale-down.ts `confirmDeletes`). */
+  readonly deleteFailure?: DeleteFailure;
 }
 
 /** What a pass decided, as the status reports it. */
@@ -224,7 +226,16 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
   const { set, persisted } = inputs;
   const generation = set.metadata?.generation;
   const planned = setConditions(set.status?.conditions, inputs.conditions, inputs.now, generation);
-  const conditions = outcome ? [...withOutcome(planned, outcome, outcome.now, generation)] : planned;
+  // A failed create of the executor is reported before the planner's unconfirmed deletes.
+  const replicaFailure = outcome?.replicaFailure ?? inputs.deleteFailure;
+  const conditions = [
+    ...withOutcome(
+      planned,
+      { changedReplicas: outcome?.changedReplicas ?? false, ...(replicaFailure ? { replicaFailure } : {}) },
+      outcome?.now ?? inputs.now,
+      generation,
+    ),
+  ];
   const nextOrdinal = outcome
     ? issuedNextOrdinal(persisted.nextOrdinal, set.status?.nextOrdinal, inputs.creates, outcome.applied)
     : persisted.nextOrdinal;

@@ -16,18 +16,11 @@
  *   the API server's message); other failed writes are returned as errors, so the key backs off.
  * - Renders happen here (config Secret, then Pod): a credential Secret without a token yet is a
  *   transient error like any other.
- * - **Lease confirmation** (SPEC §3.7): the planner saw no lease on an instance it deletes, but its
- *   Lease cache may lag Jumpstarter, which can assign an instance until it has seen the disable. So
- *   before the pass's Exporter deletes, one live Lease list is read; an instance a non-ended Lease
- *   names is skipped (kept), and the Lease event brings the set back with the lease in its cache.
+ *
+ * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: the reconciler
+ * reads it and plans again (reconciler.ts `withLeaseCheck`) before the plan comes here.
  */
-import {
-  leasedExporterNames,
-  type Action,
-  type CreateExporterAction,
-  type LabelInstanceAction,
-  type Plan,
-} from '../planner';
+import { type Action, type CreateExporterAction, type LabelInstanceAction, type Plan } from '../planner';
 import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
 import type { KubeClients } from '../kube/clients';
 import {
@@ -273,20 +266,8 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
   if (creates.length === 0 && (snapshot.inFlight?.creating?.length ?? 0) === 0) deps.slowStart.forget(key);
   await startAlongside();
   const rest = others.filter((a) => a.type !== 'AddFinalizer' && !ALONGSIDE_CREATES.has(a.type));
-  const deletes = rest.filter((a) => a.type === 'DeleteExporter');
-  let leasedNow: ReadonlySet<string> = new Set();
-  if (deletes.length > 0) {
-    try {
-      leasedNow = leasedExporterNames((await clients.leases.list(namespace)).items);
-    } catch (error) {
-      // Unconfirmed deletes wait for a later pass: a lost instance is worse than a late one.
-      replicaFailure ??= { reason: ConditionReasons.FailedDelete, message: apiErrorMessage(error) };
-      leasedNow = new Set(deletes.map((a) => a.name));
-    }
-  }
   await runGroups(rest, (group) =>
     inParallel(group, WRITE_CONCURRENCY, async (action) => {
-      if (action.type === 'DeleteExporter' && leasedNow.has(action.name)) return;
       if (createFailed && 'afterCreates' in action && action.afterCreates) return;
       await runCaught(action);
     }),

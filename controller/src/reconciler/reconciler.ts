@@ -19,8 +19,11 @@ import {
   plan,
   statusEquals,
   type Action,
+  type LeaseCheck,
   type Plan,
+  type PlannerSnapshot,
 } from '../planner';
+import type { KubeClients } from '../kube/clients';
 import { parseObjectKey } from '../queue/object-key';
 import type { ReconcileResult } from '../queue/work-queue';
 import { apiErrorMessage, isNotFound } from './api-errors';
@@ -40,6 +43,26 @@ export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
 
 const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStandby']);
 const DOWN: ReadonlySet<Action['type']> = new Set(['DeleteExporter', 'ReleaseExporter']);
+
+/**
+ * The plan to execute (SPEC §3.7): when `first` deletes Exporters, the live Lease list is read (the
+ * cache may lag Jumpstarter, which can assign an instance until it has seen the disable) and the pass
+ * planned again with it, so no instance a live lease names is deleted; a failed list deletes nothing.
+ */
+export async function withLeaseCheck(
+  first: Plan,
+  snapshot: PlannerSnapshot,
+  clients: Pick<KubeClients, 'leases'>,
+): Promise<Plan> {
+  if (!first.actions.some((a) => a.type === 'DeleteExporter')) return first;
+  let leaseCheck: LeaseCheck;
+  try {
+    leaseCheck = { leases: (await clients.leases.list(snapshot.set.metadata?.namespace ?? '')).items };
+  } catch (error) {
+    leaseCheck = { error: apiErrorMessage(error) };
+  }
+  return plan({ ...snapshot, leaseCheck });
+}
 
 export class Reconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
@@ -76,15 +99,17 @@ export class Reconciler {
     }
     const log = exporterSetLogger(deps.logger, ref);
     const set = world.snapshot.set;
-    const result = plan(world.snapshot);
-    if (result.ignored !== undefined && result.actions.length === 0 && result.status === undefined) {
-      log.debug({ why: result.ignored }, 'set ignored');
+    const first = plan(world.snapshot);
+    if (first.ignored !== undefined && first.actions.length === 0 && first.status === undefined) {
+      log.debug({ why: first.ignored }, 'set ignored');
       this.forget(key);
       return {};
     }
+    const result = await withLeaseCheck(first, world.snapshot, deps.clients);
     deps.latencies?.observe(key, ref, world.snapshot);
     const execution = await execute(world, result, deps);
     const status = finalizeStatus(result, { ...execution, now: deps.clock.now() });
+    const replicaFailure = execution.replicaFailure ?? result.statusInputs?.deleteFailure;
     const gone =
       execution.applied.some((a) => a.type === 'RemoveFinalizer') && set.metadata?.deletionTimestamp;
     if (status !== undefined && !gone && !statusEquals(set.status, status)) {
@@ -96,12 +121,9 @@ export class Reconciler {
       if (action.type !== 'AddFinalizer' && action.type !== 'RemoveFinalizer')
         log.info({ exporter: action.name, action: action.type }, 'applied');
     }
-    if (execution.replicaFailure) log.warn({ failure: execution.replicaFailure }, 'replica failure');
+    if (replicaFailure) log.warn({ failure: replicaFailure }, 'replica failure');
     // A failed create or delete is retried like any failed write: with the key's backoff.
-    const failed = [
-      ...execution.errors,
-      ...(execution.replicaFailure ? [execution.replicaFailure.message] : []),
-    ];
+    const failed = [...execution.errors, ...(replicaFailure ? [replicaFailure.message] : [])];
     if (failed.length > 0) {
       const messages = failed.map((e) => (typeof e === 'string' ? e : apiErrorMessage(e)));
       throw new Error(`${failed.length} write(s) of ${key} failed: ${messages.join('; ')}`);
