@@ -99,10 +99,6 @@ export class Removals {
     return this.readyTally;
   }
 
-  has(name: string): boolean {
-    return this.list.some((r) => r.name === name);
-  }
-
   remove(m: Member, reason: ScaleReason): void {
     this.list.push({ name: m.name, reason });
     this.keptCount -= 1;
