@@ -21,7 +21,9 @@
 import { Labels, type ExporterSet } from 'virtual-exporters/internal';
 import type { LabelInstanceAction } from './actions';
 import type { InstanceView, PodState } from './instances';
+import type { Leaving } from './members';
 import { ownedByExporter, type OwnedMetadata } from './membership';
+import type { World } from './observe';
 
 type LabelMap = Readonly<Record<string, string>>;
 
@@ -80,4 +82,21 @@ export function labelInstance(
     ...(onPod ? { pod: onPod } : {}),
     ...(onSecret ? { configSecret: onSecret } : {}),
   };
+}
+
+/** Our labels on owned instances that lack them, but not on those leaving or whose labels are in flight. */
+export function adoptionLabels(
+  world: World,
+  removed: ReadonlySet<string>,
+  leaving: readonly Leaving[],
+): LabelInstanceAction[] {
+  const leavingNames = new Set(leaving.map(({ view }) => view.name));
+  const actions: LabelInstanceAction[] = [];
+  for (const view of world.owned) {
+    if (removed.has(view.name) || leavingNames.has(view.name) || world.inFlight.labelling.has(view.name))
+      continue;
+    const action = labelInstance(view, world.set, world.revision);
+    if (action) actions.push(action);
+  }
+  return actions;
 }

@@ -28,21 +28,6 @@ export function setOwnerReference(set: ExporterSet): OwnerReference | undefined 
   };
 }
 
-/**
- * Whether the set controls `exporter`: a controller ownerReference to it, matched by uid when both
- * have one (a set deleted and re-created under the same name is another set), else by kind and name.
- */
-export function isOwnedBy(exporter: Exporter, set: ExporterSet): boolean {
-  const setUid = set.metadata?.uid;
-  return (exporter.metadata?.ownerReferences ?? []).some(
-    (ref) =>
-      ref.controller === true &&
-      ref.kind === Kinds.ExporterSet &&
-      ref.name === set.metadata?.name &&
-      (setUid === undefined || ref.uid === undefined || ref.uid === setUid),
-  );
-}
-
 /** Labels every instance of the set carries: the template's, then ours (ours win on a clash). */
 export function instanceLabels(set: ExporterSet, revision: string, standby: boolean): Record<string, string> {
   return {

@@ -1,6 +1,7 @@
 /**
  * The pure planner of the ExporterSet controller: snapshot in, plan out (SPEC §3). See plan.ts for the
- * rules in priority order and snapshot.ts for what the reconciler must provide.
+ * pipeline, ARCHITECTURE.md for the file of each §3 rule, and snapshot.ts for what the reconciler must
+ * provide.
  */
 export * from './actions';
 export * from './adoption';
@@ -10,11 +11,9 @@ export * from './exporter';
 export * from './instances';
 export * from './leases';
 export * from './membership';
+export * from './outcome';
 export * from './plan';
-export * from './pool';
-export * from './retire';
 export * from './revision';
-export * from './scaling';
 export * from './set-conditions';
 export * from './snapshot';
 export * from './startup-failures';

@@ -35,7 +35,7 @@ import {
   type ScaleReason,
 } from 'virtual-exporters/internal';
 import { awaitedCredential, credentialIssued } from './credential-wait';
-import { isOwnedBy } from './exporter';
+import { isOwnedBy } from './membership';
 import type { InFlight, InstanceSnapshot, PodView } from './snapshot';
 import { toMillis } from './snapshot';
 import { conditionIsTrue, listOf, nameOf } from './wire-guards';
@@ -61,7 +61,7 @@ export interface InstanceView {
   /**
    * From the name `<set>-<n>`; undefined for names of another shape (an adopted `<set>-x7k2p`). A name
    * `generateName` made of digits only (`<set>-24567`) reads as an ordinal: it only breaks ties
-   * among scale-down victims, and moves `nextOrdinal` past it (plan.ts `firstFreeOrdinal`).
+   * among scale-down victims, and moves `nextOrdinal` past it (names.ts `firstFreeOrdinal`).
    */
   readonly ordinal?: number;
   readonly state: InstanceState;

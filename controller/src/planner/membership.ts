@@ -37,6 +37,21 @@ export interface OwnedMetadata {
   };
 }
 
+/**
+ * Whether the set controls `exporter`: a controller ownerReference to it, matched by uid when both
+ * have one (a set deleted and re-created under the same name is another set), else by kind and name.
+ */
+export function isOwnedBy(exporter: Exporter, set: ExporterSet): boolean {
+  const setUid = set.metadata?.uid;
+  return (exporter.metadata?.ownerReferences ?? []).some(
+    (ref) =>
+      ref.controller === true &&
+      ref.kind === Kinds.ExporterSet &&
+      ref.name === set.metadata?.name &&
+      (setUid === undefined || ref.uid === undefined || ref.uid === setUid),
+  );
+}
+
 const groupOf = (apiVersion: string | undefined): string | undefined => apiVersion?.split('/')[0];
 
 /** The name of the ExporterSet that controls `object` (its controller ownerReference), if any. */

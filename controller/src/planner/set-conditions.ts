@@ -13,62 +13,41 @@ import {
   formatDuration,
   type Condition,
 } from 'virtual-exporters/internal';
+import type { SpecChecks } from './class-and-parameters';
 import { findCondition, setCondition, type ConditionInput } from './conditions';
+import type { ExecutionOutcome } from './outcome';
 import { toTimestamp } from './snapshot';
-import type { StatusCounters } from './status';
-import { upstreamConditions } from './upstream-conditions';
+import { upstreamConditions, type UpstreamFacts } from './upstream-conditions';
 
-export interface ConditionFacts {
-  /**
-   * When the set's VirtualTargetClass was not found: its name, and the finding (field, value, fix)
-   * for our own conditions, as upstream's Available message carries the name alone.
-   */
-  readonly classMissing?: { readonly name: string; readonly finding: string };
-  /** The provisioner's findings, formatted; undefined when the parameters are valid or unknown. */
-  readonly invalidParameters?: string;
-  readonly provisionerName: string;
-  readonly selectorMatchesTemplate: boolean;
-  /** The set's own rules it breaks (validateExporterSet), formatted; undefined when it keeps them. */
-  readonly invalidSpec?: string;
-  /** The status counters (upstream's conditions read them). */
-  readonly counters: StatusCounters;
-  readonly minReplicas: number;
-  readonly maxReplicas: number;
-  readonly minAvailable: number;
+/** WarmBufferAvailable's input. */
+export interface WarmBufferInput {
+  /** The missing class's finding, when the class was not found. */
+  readonly classMissing?: string;
   /**
    * Instances the warm buffer counts as supply: available by the planner's stricter definition
    * (Registered too, in an exporter status Jumpstarter assigns, Pod not ended).
    */
-  readonly warmAvailable: number;
+  readonly available: number;
   /** With WaitForFirstConsumer the warm buffer is made of standbys: they count as available. */
-  readonly standbyInBuffer: number;
-  readonly starting: number;
-  /**
-   * Instances that wait for their credential from Jumpstarter beyond the grace, each as
-   * `<name> waits for <what>`, sorted; with the startup timeout that will replace them.
-   */
-  readonly awaitingCredential?: { readonly waits: readonly string[]; readonly timeoutMs: number };
-  /** Names of instances that went offline, sorted. */
-  readonly offline: readonly string[];
+  readonly standbys: number;
+  readonly minAvailable: number;
+}
+
+/** Scaling's input: what this pass changes, and what it waits for. */
+export interface ScalingInput {
   /** Set when the set is being deleted. */
   readonly draining?: { readonly remaining: number; readonly leased: number };
-  readonly startupFailures: number;
-  readonly lastStartupFailureTime?: number;
-  readonly backoffUntil?: number;
-  readonly backoffMs: number;
-  /** Counts of what this pass asks for. */
-  readonly creating: number;
-  readonly promoting: number;
-  readonly rendering: number;
-  readonly removing: number;
-  /** Realised instances wanted but held back (ceiling, burst, gate). */
-  readonly deferred: number;
-  /** Exporter creates and deletes this pass sends (the writes whose failures ReplicaFailure reports). */
-  readonly replicaWrites: number;
-  readonly creatingInFlight: number;
-  readonly retiring: number;
+  /** Outdated instances a rollout replaces, of `replicas`, with the current `revision`. */
   readonly outdated: number;
+  readonly replicas: number;
   readonly revision?: string;
+  /** Instances starting: booting, creates in flight and this pass's creates and promotions. */
+  readonly starting: number;
+  readonly rendering: number;
+  /** Instances with a Pod wanted but held back (ceiling, burst, gate). */
+  readonly deferred: number;
+  /** Instances leaving: this pass's removals and the ones already on their way out. */
+  readonly leaving: number;
   readonly window?: {
     readonly start: number;
     readonly target: number;
@@ -78,27 +57,67 @@ export interface ConditionFacts {
   readonly limited?: { readonly maxReplicas: number; readonly wanted: number };
 }
 
+/** InstancesHealthy's input. */
+export interface HealthInput {
+  /**
+   * Instances that wait for their credential from Jumpstarter beyond the grace, each as
+   * `<name> waits for <what>`, sorted; with the startup timeout that will replace them.
+   */
+  readonly awaitingCredential?: { readonly waits: readonly string[]; readonly timeoutMs: number };
+  readonly startupFailures: number;
+  readonly lastStartupFailureTime?: number;
+  readonly backoffMs: number;
+  /** Names of instances that went offline, sorted. */
+  readonly offline: readonly string[];
+}
+
+/** ParametersValid's input. */
+export interface ParametersInput {
+  /** The missing class's finding, when the class was not found. */
+  readonly classMissing?: string;
+  /** The provisioner's findings, formatted; undefined when the parameters are valid or unknown. */
+  readonly invalidParameters?: string;
+  readonly provisionerName: string;
+}
+
+/** ReplicaFailure's input, as the plan sees it (the executor's outcome comes after). */
+export interface ReplicaFailureInput {
+  /** Exporter creates and deletes this pass sends or holds back (not held back by the ceiling alone). */
+  readonly outstandingWrites: number;
+}
+
+/** Every condition's input. */
+export interface ConditionInputs {
+  readonly upstream: UpstreamFacts;
+  readonly warmBuffer: WarmBufferInput;
+  readonly scaling: ScalingInput;
+  readonly health: HealthInput;
+  readonly spec: SpecChecks;
+  readonly replicaFailure: ReplicaFailureInput;
+  readonly parameters: ParametersInput;
+}
+
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function warmBuffer(f: ConditionFacts): ConditionInput {
+function warmBuffer(f: WarmBufferInput): ConditionInput {
   const type = ConditionTypes.WarmBufferAvailable;
   if (f.classMissing !== undefined) {
     return {
       type,
       status: 'Unknown',
       reason: R.VirtualTargetClassNotFound,
-      message: `the warm buffer cannot be judged without the class: ${f.classMissing.finding}`,
+      message: `the warm buffer cannot be judged without the class: ${f.classMissing}`,
     };
   }
-  const supply = f.warmAvailable + f.standbyInBuffer;
-  const standbys = f.standbyInBuffer > 0 ? ` (${f.standbyInBuffer} on standby until a lease waits)` : '';
+  const supply = f.available + f.standbys;
+  const standbys = f.standbys > 0 ? ` (${f.standbys} on standby until a lease waits)` : '';
   const message = `${plural(supply, 'instance')} available${standbys}; the warm buffer asks for ${f.minAvailable}`;
   return supply >= f.minAvailable
     ? { type, status: 'True', reason: R.MinimumAvailable, message }
     : { type, status: 'False', reason: R.BelowMinimumAvailable, message };
 }
 
-function scaling(f: ConditionFacts): ConditionInput {
+function scaling(f: ScalingInput): ConditionInput {
   const type = ConditionTypes.Scaling;
   if (f.draining) {
     return {
@@ -113,10 +132,10 @@ function scaling(f: ConditionFacts): ConditionInput {
       type,
       status: 'True',
       reason: R.RollingOut,
-      message: `${plural(f.outdated, 'instance')} of ${f.counters.replicas} still run an older template; replacing them with revision ${f.revision}`,
+      message: `${plural(f.outdated, 'instance')} of ${f.replicas} still run an older template; replacing them with revision ${f.revision}`,
     };
   }
-  const starting = f.starting + f.creatingInFlight + f.creating + f.promoting;
+  const starting = f.starting;
   // Held back by the ceiling alone is not scaling: MaxReplicasReached says it, and nothing will change.
   const deferred = f.limited && starting + f.rendering === 0 ? 0 : f.deferred;
   if (starting + f.rendering + deferred > 0) {
@@ -135,12 +154,12 @@ function scaling(f: ConditionFacts): ConditionInput {
       message: parts.length > 0 ? parts.join('; ') : `rendering ${plural(f.rendering, 'instance')}`,
     };
   }
-  if (f.removing + f.retiring > 0) {
+  if (f.leaving > 0) {
     return {
       type,
       status: 'True',
       reason: R.ScalingDown,
-      message: `${plural(f.removing + f.retiring, 'instance')} leaving the pool`,
+      message: `${plural(f.leaving, 'instance')} leaving the pool`,
     };
   }
   if (f.window) {
@@ -162,7 +181,7 @@ function scaling(f: ConditionFacts): ConditionInput {
   return { type, status: 'False', reason: R.Stable, message: 'the pool matches its rules' };
 }
 
-function specValid(f: ConditionFacts): ConditionInput {
+function specValid(f: SpecChecks): ConditionInput {
   const type = ConditionTypes.SpecValid;
   if (!f.selectorMatchesTemplate) {
     return {
@@ -183,7 +202,7 @@ function specValid(f: ConditionFacts): ConditionInput {
   return { type, status: 'True', reason: R.SpecValid, message: 'the spec keeps the rules of an ExporterSet' };
 }
 
-function instancesHealthy(f: ConditionFacts): ConditionInput {
+function instancesHealthy(f: HealthInput): ConditionInput {
   const type = ConditionTypes.InstancesHealthy;
   if (f.awaitingCredential && f.awaitingCredential.waits.length > 0) {
     const { waits, timeoutMs } = f.awaitingCredential;
@@ -226,14 +245,14 @@ function instancesHealthy(f: ConditionFacts): ConditionInput {
   };
 }
 
-function parametersValid(f: ConditionFacts): ConditionInput {
+function parametersValid(f: ParametersInput): ConditionInput {
   const type = ConditionTypes.ParametersValid;
   if (f.classMissing !== undefined) {
     return {
       type,
       status: 'Unknown',
       reason: R.VirtualTargetClassNotFound,
-      message: `the parameters cannot be checked without the class: ${f.classMissing.finding}`,
+      message: `the parameters cannot be checked without the class: ${f.classMissing}`,
     };
   }
   if (f.invalidParameters !== undefined) {
@@ -253,19 +272,18 @@ function parametersValid(f: ConditionFacts): ConditionInput {
 }
 
 /**
- * ReplicaFailure belongs to the executor (it sees the API errors): the planner keeps what is there and
- * fills in False when the condition is missing. It also clears a True one when this pass wants no
- * Exporter create or delete at all (none planned, none held back but by the ceiling): the failed
- * write was retried by a pass whose status was then lost (a failed status write, a controller
- * restart), or is no longer needed (the set shrank, the instance went away or got leased), and
- * nothing else would ever clear it — only a pass that sends creates or deletes does.
+ * ReplicaFailure as the plan sees it: the executor's outcome decides it (`withOutcome`); until then
+ * the planner keeps what is there and fills in False when the condition is missing. It also clears a
+ * True one when this pass wants no Exporter create or delete at all (none planned, none held back but
+ * by the ceiling): the failed write was retried by a pass whose status was then lost (a failed status
+ * write, a controller restart), or is no longer needed (the set shrank, the instance went away or got
+ * leased), and nothing else would ever clear it — only a pass that sends creates or deletes does.
  */
-function replicaFailure(previous: readonly Condition[] | undefined, f: ConditionFacts): ConditionInput {
+function replicaFailure(previous: readonly Condition[] | undefined, f: ReplicaFailureInput): ConditionInput {
   const type = ConditionTypes.ReplicaFailure;
   const old = findCondition(previous, type);
-  if (!old) return { type, status: 'False', reason: R.NoFailures, message: 'creates and deletes succeed' };
-  const heldBack = f.limited && f.starting + f.creatingInFlight + f.rendering === 0 ? 0 : f.deferred;
-  if (old.status === 'True' && f.replicaWrites + heldBack === 0) {
+  if (!old) return { type, status: 'False', reason: R.NoFailures, message: NO_FAILURES };
+  if (old.status === 'True' && f.outstandingWrites === 0) {
     return {
       type,
       status: 'False',
@@ -276,30 +294,66 @@ function replicaFailure(previous: readonly Condition[] | undefined, f: Condition
   return { type: old.type, status: old.status, reason: old.reason, message: old.message };
 }
 
+const NO_FAILURES = 'creates and deletes succeed';
+
+/**
+ * Exporter creates and deletes outstanding: the ones this pass sends, and the ones it wants but holds
+ * back — unless only the ceiling holds them back with nothing starting (MaxReplicasReached says it).
+ */
+export function outstandingReplicaWrites(f: {
+  readonly replicaWrites: number;
+  readonly deferred: number;
+  readonly limited: boolean;
+  /** Instances booting, creates in flight and renders. */
+  readonly underway: number;
+}): number {
+  return f.replicaWrites + (f.limited && f.underway === 0 ? 0 : f.deferred);
+}
+
 /** The set's conditions after this pass; conditions of other types are kept as they are. */
 export function setConditions(
   previous: readonly Condition[] | undefined,
-  facts: ConditionFacts,
+  inputs: ConditionInputs,
   now: number,
   generation: number | undefined,
 ): Condition[] {
   let conditions = [...(previous ?? [])];
   for (const input of [
-    ...upstreamConditions({
-      counters: facts.counters,
-      minReplicas: facts.minReplicas,
-      maxReplicas: facts.maxReplicas,
-      minAvailable: facts.minAvailable,
-      ...(facts.classMissing !== undefined ? { classMissing: facts.classMissing.name } : {}),
-    }),
-    warmBuffer(facts),
-    scaling(facts),
-    instancesHealthy(facts),
-    specValid(facts),
-    replicaFailure(previous, facts),
-    parametersValid(facts),
+    ...upstreamConditions(inputs.upstream),
+    warmBuffer(inputs.warmBuffer),
+    scaling(inputs.scaling),
+    instancesHealthy(inputs.health),
+    specValid(inputs.spec),
+    replicaFailure(previous, inputs.replicaFailure),
+    parametersValid(inputs.parameters),
   ]) {
     conditions = setCondition(conditions, input, now, generation);
+  }
+  return conditions;
+}
+
+/**
+ * ReplicaFailure after the executor ran: True with the API's message when a create or delete failed;
+ * False again when this pass's creates and deletes all succeeded.
+ */
+export function withOutcome(
+  conditions: readonly Condition[],
+  outcome: Pick<ExecutionOutcome, 'changedReplicas' | 'replicaFailure'>,
+  now: number,
+  generation: number | undefined,
+): readonly Condition[] {
+  const type = ConditionTypes.ReplicaFailure;
+  if (outcome.replicaFailure) {
+    const { reason, message } = outcome.replicaFailure;
+    return setCondition(conditions, { type, status: 'True', reason, message }, now, generation);
+  }
+  if (outcome.changedReplicas && findCondition(conditions, type)?.status === 'True') {
+    return setCondition(
+      conditions,
+      { type, status: 'False', reason: R.NoFailures, message: NO_FAILURES },
+      now,
+      generation,
+    );
   }
   return conditions;
 }

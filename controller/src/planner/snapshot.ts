@@ -152,6 +152,15 @@ export const DEFAULT_PLANNER_OPTIONS: PlannerOptions = {
   startupTimeoutMs: 600_000,
 };
 
+/**
+ * The namespace's Leases read live from the API just before a pass's Exporter deletes (§3.7): the
+ * Lease cache may lag Jumpstarter, which can assign an instance until it has seen the disable. With
+ * `leases`, no instance a non-ended one names is deleted; with `error` (the list failed), nothing is
+ * deleted and ReplicaFailure says why. The reconciler reads it only when a plan deletes Exporters,
+ * and plans again with it.
+ */
+export type LeaseCheck = { readonly leases: readonly Lease[] } | { readonly error: string };
+
 export interface PlannerSnapshot {
   /** The set as cached, with the newest status the controller knows (see the module doc). */
   readonly set: ExporterSet;
@@ -169,6 +178,8 @@ export interface PlannerSnapshot {
   /** Every Jumpstarter Lease in the set's namespace; the planner filters them. */
   readonly leases: readonly Lease[];
   readonly inFlight?: InFlight;
+  /** The live Lease list before deletes, once the reconciler read it. */
+  readonly leaseCheck?: LeaseCheck;
   /** The clock, in epoch milliseconds. */
   readonly now: number;
   readonly options?: Partial<PlannerOptions>;

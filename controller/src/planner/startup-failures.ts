@@ -7,7 +7,9 @@
  * Counting survives restarts and repeated passes over the same failed Pod: the status keeps the count
  * and the time of the last counted failure, and only Pods that ended after that time are counted.
  */
+import { credentialGraceMs } from './credential-wait';
 import type { InstanceView } from './instances';
+import { count, type World } from './observe';
 import type { PlannerOptions } from './snapshot';
 import { toMillis } from './snapshot';
 
@@ -73,6 +75,21 @@ export function startupFailureState(
   };
 }
 
+/** The startup-failure state of a pass: the persisted count and time, and the failures seen now. */
+export function startupFailuresOf(world: World): StartupFailureState {
+  const status = world.set.status;
+  const lastFailureTime = toMillis(status?.lastStartupFailureTime);
+  return startupFailureState(
+    {
+      failures: count(status?.startupFailures, 0),
+      ...(lastFailureTime !== undefined ? { lastFailureTime } : {}),
+    },
+    world.owned,
+    world.options,
+    world.now,
+  );
+}
+
 /** What the rest of a pass decided, for `settleStartupFailures`. */
 export interface StartupOutlook {
   /** No backoff holds new Pods back any more. */
@@ -98,4 +115,39 @@ export function settleStartupFailures(
     return state;
   }
   return { ...state, failures: 0 };
+}
+
+/** Instances whose wait for their credential outlasted the grace, for `InstancesHealthy`. */
+export function awaitingCredential(
+  world: World,
+): { readonly waits: readonly string[]; readonly timeoutMs: number } | undefined {
+  const grace = credentialGraceMs(world.options.startupTimeoutMs);
+  const waits = world.owned
+    .filter((v) => v.awaiting !== undefined && v.createdAt > 0 && world.now >= v.createdAt + grace)
+    .map((v) => `${v.name} waits for its ${v.awaiting}`)
+    .sort();
+  return waits.length > 0 ? { waits, timeoutMs: world.options.startupTimeoutMs } : undefined;
+}
+
+/**
+ * The earliest moment a booting instance's startup times out, or a credential wait is named or times
+ * out (a timer, so idle stays quiet otherwise).
+ */
+export function nextStartupDeadline(world: World): number | undefined {
+  let next: number | undefined;
+  const grace = credentialGraceMs(world.options.startupTimeoutMs);
+  for (const v of world.owned) {
+    if (v.awaiting === undefined || v.createdAt <= 0) continue;
+    for (const due of [v.createdAt + grace, v.createdAt + world.options.startupTimeoutMs]) {
+      if (due > world.now && (next === undefined || due < next)) next = due;
+    }
+  }
+  for (const v of world.owned) {
+    if (v.state !== 'starting' || v.pod === 'none' || v.pod === 'going') continue;
+    const created = toMillis(v.source.pod?.metadata?.creationTimestamp);
+    if (created === undefined) continue;
+    const deadline = created + world.options.startupTimeoutMs;
+    if (next === undefined || deadline < next) next = deadline;
+  }
+  return next;
 }

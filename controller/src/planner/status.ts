@@ -1,9 +1,33 @@
 /**
- * The status counters (upstream's, with their meanings, plus ours) computed from the classified
- * instances, and the comparison that decides whether a status write is needed (SPEC §3.15).
+ * The status, pipeline's last step (plan.ts): `finalizeStatus` is the one function that writes the
+ * set's status — counters, every condition, the persisted fields (§3.7 window, §3.9 failures, §3.10
+ * next ordinal, template revision) — from what a pass found and decided (`StatusInputs`) and, once the
+ * executor ran, its outcome (ReplicaFailure, the ordinals that landed). The plan's own `status` is
+ * the same function before any outcome. `statusEquals` decides whether a write is needed (§3.15).
  */
-import { canonicalJson, type ExporterSetStatus } from 'virtual-exporters/internal';
+import {
+  canonicalJson,
+  selectorToString,
+  type ExporterSet,
+  type ExporterSetStatus,
+} from 'virtual-exporters/internal';
+import type { CreateExporterAction } from './actions';
 import type { InstanceView } from './instances';
+import { issuedNextOrdinal } from './names';
+import { count, type World } from './observe';
+import type { ExecutionOutcome } from './outcome';
+import type { Plan } from './plan';
+import { persistedWindow, windowStatus, type DeleteFailure, type ScaleDownWindow } from './scale-down';
+import {
+  outstandingReplicaWrites,
+  setConditions,
+  withOutcome,
+  type ConditionInputs,
+  type HealthInput,
+  type ScalingInput,
+} from './set-conditions';
+import type { SpecChecks } from './class-and-parameters';
+import { toMillis, toTimestamp } from './snapshot';
 
 /** The counter fields of ExporterSetStatus. */
 export type StatusCounters = Pick<
@@ -67,4 +91,175 @@ export function statusCounters(instances: readonly InstanceView[]): StatusCounte
 /** Whether two statuses say the same (key order ignored): equal means no write (SPEC §3.15). */
 export function statusEquals(a: ExporterSetStatus | undefined, b: ExporterSetStatus | undefined): boolean {
   return canonicalJson(a ?? null) === canonicalJson(b ?? null);
+}
+
+/** The fields the status carries from pass to pass. */
+export interface PersistedFields {
+  readonly nextOrdinal: number;
+  readonly window?: ScaleDownWindow;
+  readonly startupFailures: number;
+  readonly lastStartupFailureTime?: number;
+  readonly templateRevision?: string;
+}
+
+/** The persisted fields as the status has them (for passes that change nothing). */
+export function persistedAsIs(world: World): PersistedFields {
+  const status = world.set.status;
+  const window = persistedWindow(status);
+  const last = toMillis(status?.lastStartupFailureTime);
+  const revision = world.revision ?? status?.templateRevision;
+  return {
+    nextOrdinal: world.firstOrdinal,
+    ...(window.start !== undefined && window.target !== undefined
+      ? { window: { start: window.start, target: window.target } }
+      : {}),
+    startupFailures: count(status?.startupFailures, 0),
+    ...(last !== undefined ? { lastStartupFailureTime: last } : {}),
+    ...(revision !== undefined ? { templateRevision: revision } : {}),
+  };
+}
+
+/** Everything `finalizeStatus` reads: what a pass found and decided. */
+export interface StatusInputs {
+  readonly set: ExporterSet;
+  readonly now: number;
+  readonly counters: StatusCounters;
+  readonly pendingLeases: number;
+  readonly conditions: ConditionInputs;
+  readonly persisted: PersistedFields;
+  /** This pass's creates (their ordinals are issued only when they land). */
+  readonly creates: readonly CreateExporterAction[];
+  /** The live Lease list failed: this pass deletes nothing (scale-down.ts `confirmDeletes`). */
+  readonly deleteFailure?: DeleteFailure;
+}
+
+/** What a pass decided, as the status reports it. */
+export interface PassFacts {
+  readonly classMissing?: { readonly name: string; readonly finding: string };
+  readonly spec: SpecChecks;
+  readonly invalidParameters?: string;
+  /** Scaling's input, but for the counts read from the instances. */
+  readonly scaling: Omit<ScalingInput, 'replicas' | 'starting'> & {
+    /** This pass's creates and promotions. */
+    readonly startingNow: number;
+  };
+  readonly health: Omit<HealthInput, 'offline'>;
+  /** Exporter creates and deletes this pass sends. */
+  readonly replicaWrites: number;
+  readonly persisted: PersistedFields;
+  readonly creates: readonly CreateExporterAction[];
+}
+
+/** The status inputs of a pass: `facts` with what the instances and the spec say. */
+export function statusInputs(world: World, facts: PassFacts): StatusInputs {
+  const { spec } = world;
+  const counters = statusCounters(world.owned);
+  const booting = counters.startingReplicas ?? 0;
+  const { startingNow, ...scaling } = facts.scaling;
+  const classMissing = facts.classMissing?.finding;
+  return {
+    set: world.set,
+    now: world.now,
+    counters,
+    pendingLeases: world.demand.pending.length,
+    persisted: facts.persisted,
+    creates: facts.creates,
+    conditions: {
+      upstream: {
+        counters,
+        minReplicas: spec.minReplicas,
+        maxReplicas: spec.maxReplicas,
+        minAvailable: spec.minAvailable,
+        ...(facts.classMissing !== undefined ? { classMissing: facts.classMissing.name } : {}),
+      },
+      warmBuffer: {
+        ...(classMissing !== undefined ? { classMissing } : {}),
+        available: world.owned.filter((v) => v.state === 'available').length,
+        standbys: spec.waitForFirstConsumer ? (counters.standbyReplicas ?? 0) : 0,
+        minAvailable: spec.minAvailable,
+      },
+      scaling: {
+        ...scaling,
+        replicas: counters.replicas,
+        starting: booting + world.virtualCreates.length + startingNow,
+      },
+      health: {
+        ...facts.health,
+        offline: world.owned
+          .filter((v) => v.state === 'offline')
+          .map((v) => v.name)
+          .sort(),
+      },
+      spec: facts.spec,
+      replicaFailure: {
+        outstandingWrites: outstandingReplicaWrites({
+          replicaWrites: facts.replicaWrites,
+          deferred: facts.scaling.deferred,
+          limited: facts.scaling.limited !== undefined,
+          underway: booting + world.virtualCreates.length + facts.scaling.rendering,
+        }),
+      },
+      parameters: {
+        ...(classMissing !== undefined ? { classMissing } : {}),
+        ...(facts.invalidParameters !== undefined ? { invalidParameters: facts.invalidParameters } : {}),
+        provisionerName: world.provisioner.name,
+      },
+    },
+  };
+}
+
+function selectorText(set: ExporterSet): string {
+  try {
+    return selectorToString(set.spec?.selector);
+  } catch {
+    return '';
+  }
+}
+
+/** What the executor did, and when it was seen (the time ReplicaFailure changes carry). */
+export interface ObservedOutcome extends ExecutionOutcome {
+  readonly now: number;
+}
+
+/** The status from a pass's inputs and, when the executor ran, its outcome. */
+export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): ExporterSetStatus {
+  const { set, persisted } = inputs;
+  const generation = set.metadata?.generation;
+  const planned = setConditions(set.status?.conditions, inputs.conditions, inputs.now, generation);
+  // A failed create of the executor is reported before the planner's unconfirmed deletes.
+  const replicaFailure = outcome?.replicaFailure ?? inputs.deleteFailure;
+  const conditions = [
+    ...withOutcome(
+      planned,
+      { changedReplicas: outcome?.changedReplicas ?? false, ...(replicaFailure ? { replicaFailure } : {}) },
+      outcome?.now ?? inputs.now,
+      generation,
+    ),
+  ];
+  const nextOrdinal = outcome
+    ? issuedNextOrdinal(persisted.nextOrdinal, set.status?.nextOrdinal, inputs.creates, outcome.applied)
+    : persisted.nextOrdinal;
+  return {
+    ...inputs.counters,
+    selector: selectorText(set),
+    conditions,
+    ...(generation !== undefined ? { observedGeneration: generation } : {}),
+    pendingLeases: inputs.pendingLeases,
+    ...(persisted.templateRevision !== undefined ? { templateRevision: persisted.templateRevision } : {}),
+    nextOrdinal,
+    ...windowStatus(persisted.window),
+    startupFailures: persisted.startupFailures,
+    ...(persisted.lastStartupFailureTime !== undefined
+      ? { lastStartupFailureTime: toTimestamp(persisted.lastStartupFailureTime) }
+      : {}),
+  };
+}
+
+/**
+ * The set's status after the executor applied `plan`: every counter and condition, ReplicaFailure from
+ * the outcome, and `nextOrdinal` past the creates that landed. Undefined when the set is not this
+ * controller's to report on.
+ */
+export function finalizeStatus(plan: Plan, outcome: ObservedOutcome): ExporterSetStatus | undefined {
+  return plan.statusInputs ? statusOf(plan.statusInputs, outcome) : undefined;
 }

@@ -12,6 +12,9 @@
  *   `WRITE_CONCURRENCY` writes at a time.
  * - **`afterCreates`**: a removal the planner made conditional on this pass's creates is skipped when
  *   one of them failed.
+ *
+ * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: the reconciler
+ * reads it and plans again before the plan comes here.
  */
 import { ConditionReasons } from 'virtual-exporters/internal';
 import type { KubeClients } from '../kube/clients';
@@ -20,7 +23,6 @@ import { resolveOptions, type Action, type ActionType, type Plan } from '../plan
 import { applyAction, type ActionOutcome } from './apply-action';
 import { ExecutionRecord, type Execution } from './execution';
 import type { Expectations } from './expectations';
-import { confirmDeletes } from './lease-confirmation';
 import { slowStartBatch } from './slow-start-batch';
 import type { SlowStart } from './slow-start';
 import type { SetWorld } from './snapshot';
@@ -72,10 +74,8 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
   if (creates.length === 0 && !snapshot.inFlight?.creating?.length) deps.slowStart.forget(key);
   await alongside;
 
-  const namespace = snapshot.set.metadata?.namespace ?? '';
   const later = plan.actions.filter((a) => !FIRST.has(a.type));
-  const confirmed = await confirmDeletes(later, deps.clients, namespace, record);
-  const rest = confirmed.filter((a) => !(failed && 'afterCreates' in a && a.afterCreates === true));
+  const rest = later.filter((a) => !(failed && 'afterCreates' in a && a.afterCreates === true));
   const writes = new Limiter(WRITE_CONCURRENCY);
   await sendGroups(groupsOf(rest), undefined, (group) => writes.forEach(group, apply));
   return record.result();

@@ -10,25 +10,21 @@
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
-import {
-  EventReasons,
-  ConditionReasons,
-  ConditionTypes,
-  type ExporterSet,
-  type ExporterSetStatus,
-} from 'virtual-exporters/internal';
+import { EventReasons, type ExporterSet, type ExporterSetStatus } from 'virtual-exporters/internal';
 import type { ControllerMetrics, SetRef } from '../operations/metrics';
 import { exporterSetLogger, type Logger } from '../operations/logger';
 import {
   actionEvents,
   conditionEvents,
-  findCondition,
+  finalizeStatus,
   plan,
-  setCondition,
   statusEquals,
   type Action,
+  type LeaseCheck,
   type Plan,
+  type PlannerSnapshot,
 } from '../planner';
+import type { KubeClients } from '../kube/clients';
 import { parseObjectKey } from '../queue/object-key';
 import type { ReconcileResult } from '../queue/work-queue';
 import { apiErrorMessage, isNotFound } from '../kube/api-errors';
@@ -50,63 +46,23 @@ const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStand
 const DOWN: ReadonlySet<Action['type']> = new Set(['DeleteExporter', 'ReleaseExporter']);
 
 /**
- * The plan's status with `nextOrdinal` advanced only past the creates that were sent and landed: a
- * create the API refused issued no name, so a set whose creates keep failing neither burns ordinals
- * nor rewrites its status (and wakes itself up) on every retry. A refused create that did land
- * shows in the cache, and the planner's next ordinal is above every instance it sees anyway.
+ * The plan to execute (SPEC §3.7): when `first` deletes Exporters, the live Lease list is read (the
+ * cache may lag Jumpstarter, which can assign an instance until it has seen the disable) and the pass
+ * planned again with it, so no instance a live lease names is deleted; a failed list deletes nothing.
  */
-export function withIssuedOrdinals(
-  status: ExporterSetStatus,
-  set: ExporterSet,
-  plan: Plan,
-  execution: Execution,
-): ExporterSetStatus {
-  const planned = plan.actions.filter((a) => a.type === 'CreateExporter');
-  const applied = new Set(execution.applied.filter((a) => a.type === 'CreateExporter').map((a) => a.name));
-  if (planned.every((a) => applied.has(a.name))) return status;
-  // The planner issued first, first + 1, ... to this pass's creates; keep what landed and never go back.
-  const first = (status.nextOrdinal ?? 0) - planned.length;
-  const issued = planned.filter((a) => applied.has(a.name)).map((a) => a.ordinal + 1);
-  return { ...status, nextOrdinal: Math.max(first, set.status?.nextOrdinal ?? 0, ...issued) };
-}
-
-/** The plan's status with this pass's ReplicaFailure outcome (the executor's condition). */
-export function withReplicaFailure(
-  status: ExporterSetStatus,
-  execution: Execution,
-  now: number,
-  generation: number | undefined,
-): ExporterSetStatus {
-  let conditions = status.conditions;
-  if (execution.replicaFailure) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: ConditionTypes.ReplicaFailure,
-        status: 'True',
-        reason: execution.replicaFailure.reason,
-        message: execution.replicaFailure.message,
-      },
-      now,
-      generation,
-    );
-  } else if (
-    execution.changedReplicas &&
-    findCondition(conditions, ConditionTypes.ReplicaFailure)?.status === 'True'
-  ) {
-    conditions = setCondition(
-      conditions,
-      {
-        type: ConditionTypes.ReplicaFailure,
-        status: 'False',
-        reason: ConditionReasons.NoFailures,
-        message: 'creates and deletes succeed',
-      },
-      now,
-      generation,
-    );
+export async function withLeaseCheck(
+  first: Plan,
+  snapshot: PlannerSnapshot,
+  clients: Pick<KubeClients, 'leases'>,
+): Promise<Plan> {
+  if (!first.actions.some((a) => a.type === 'DeleteExporter')) return first;
+  let leaseCheck: LeaseCheck;
+  try {
+    leaseCheck = { leases: (await clients.leases.list(snapshot.set.metadata?.namespace ?? '')).items };
+  } catch (error) {
+    leaseCheck = { error: apiErrorMessage(error) };
   }
-  return conditions === status.conditions ? status : { ...status, conditions };
+  return plan({ ...snapshot, leaseCheck });
 }
 
 export class Reconciler {
@@ -146,24 +102,17 @@ export class Reconciler {
     }
     const log = exporterSetLogger(deps.logger, ref);
     const set = world.snapshot.set;
-    const result = plan(world.snapshot);
-    if (result.ignored !== undefined && result.actions.length === 0 && result.status === undefined) {
-      log.debug({ why: result.ignored }, 'set ignored');
+    const first = plan(world.snapshot);
+    if (first.ignored !== undefined && first.actions.length === 0 && first.status === undefined) {
+      log.debug({ why: first.ignored }, 'set ignored');
       this.forget(key);
       return {};
     }
+    const result = await withLeaseCheck(first, world.snapshot, deps.clients);
     deps.latencies?.observe(key, ref, world.snapshot);
     const execution = await execute(world, result, deps);
-    const now = deps.clock.now();
-    let status = result.status;
-    if (status !== undefined) {
-      status = withIssuedOrdinals(
-        withReplicaFailure(status, execution, now, set.metadata?.generation),
-        set,
-        result,
-        execution,
-      );
-    }
+    const status = finalizeStatus(result, { ...execution, now: deps.clock.now() });
+    const replicaFailure = execution.replicaFailure ?? result.statusInputs?.deleteFailure;
     const gone =
       execution.applied.some((a) => a.type === 'RemoveFinalizer') && set.metadata?.deletionTimestamp;
     if (status !== undefined && !gone && !statusEquals(set.status, status)) {
@@ -175,12 +124,9 @@ export class Reconciler {
       if (action.type !== 'AddFinalizer' && action.type !== 'RemoveFinalizer')
         log.info({ exporter: action.name, action: action.type }, 'applied');
     }
-    if (execution.replicaFailure) log.warn({ failure: execution.replicaFailure }, 'replica failure');
+    if (replicaFailure) log.warn({ failure: replicaFailure }, 'replica failure');
     // A failed create or delete is retried like any failed write: with the key's backoff.
-    const failed = [
-      ...execution.errors,
-      ...(execution.replicaFailure ? [execution.replicaFailure.message] : []),
-    ];
+    const failed = [...execution.errors, ...(replicaFailure ? [replicaFailure.message] : [])];
     if (failed.length > 0) {
       const messages = failed.map((e) => (typeof e === 'string' ? e : apiErrorMessage(e)));
       throw new Error(`${failed.length} write(s) of ${key} failed: ${messages.join('; ')}`);

@@ -41,7 +41,7 @@ function withOwner(i: InstanceSnapshot, uid: string | undefined): InstanceSnapsh
   };
 }
 
-describe('adoption › membership by ownership', () => {
+describe('§3.16 adoption › membership by ownership', () => {
   it('counts Exporters the set controls whatever their labels and names', () => {
     const result = plan(
       snapshot({
@@ -91,7 +91,7 @@ describe('adoption › membership by ownership', () => {
   });
 });
 
-describe('adoption › labels', () => {
+describe('§3.16 adoption › labels', () => {
   it('adds the set label and the current revision to the Exporter, its Pod and its config Secret', () => {
     const result = plan(snapshot({ instances: [adoptedInstance('x7k2p', 'available')] }));
     expect(ofType(result, 'LabelInstance')).toEqual([
@@ -223,7 +223,7 @@ describe('adoption › labels', () => {
   });
 });
 
-describe('adoption › lifecycle like our own', () => {
+describe('§3.16 adoption › lifecycle like our own', () => {
   it('recycles an adopted instance whose Pod ended after its lease, and refills', () => {
     const result = plan(
       snapshot({
@@ -290,7 +290,7 @@ describe('adoption › lifecycle like our own', () => {
   });
 });
 
-describe('adoption › names from generateName', () => {
+describe('§3.16 adoption › names from generateName', () => {
   it('a suffix with letters has no ordinal and moves nothing', () => {
     const result = plan(
       snapshot({
@@ -329,7 +329,7 @@ describe('adoption › names from generateName', () => {
   });
 });
 
-describe('adoption › ownership reference', () => {
+describe('§3.16 adoption › ownership reference', () => {
   it('matches the set by uid when both have one', () => {
     const theirs = withOwner(adoptedInstance('x7k2p', 'available'), SET_UID);
     expect(plan(snapshot({ instances: [theirs] })).status?.replicas).toBe(1);

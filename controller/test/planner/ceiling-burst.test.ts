@@ -1,10 +1,15 @@
+/**
+ * §3.4 ceiling and §3.5 burst: never more than maxReplicas instances, counting creates in flight; a
+ * lowered ceiling caps the warm buffer; a promoted standby needs room under the ceiling like a create;
+ * creates in flight plus this pass's never exceed maxBurst.
+ */
 import { describe, expect, it } from '@jest/globals';
 import { ConditionReasons, ConditionTypes } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { settle } from './applier';
-import { conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
+import { at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
 
-describe('ceiling', () => {
+describe('§3.4 ceiling', () => {
   it('never creates beyond maxReplicas, counting creates in flight', () => {
     const result = plan(
       snapshot({
@@ -83,7 +88,7 @@ describe('ceiling', () => {
   });
 });
 
-describe('burst', () => {
+describe('§3.5 burst', () => {
   it('creates at most maxBurst instances in one pass', () => {
     const result = plan(snapshot({ set: makeSet({ minReplicas: 100 }) }));
     expect(ofType(result, 'CreateExporter')).toHaveLength(50);
@@ -112,5 +117,104 @@ describe('burst', () => {
     expect(new Set(created).size).toBe(100);
     expect(final.instances).toHaveLength(100);
     expect(plans.every((p) => ofType(p, 'CreateExporter').length <= 50)).toBe(true);
+  });
+});
+
+/**
+ * When maxReplicas drops below the pool, idle instances above it are surplus even though the warm
+ * buffer would want them — the ceiling caps the buffer — and they go through the scale-down window like
+ * any surplus; a leased instance never does.
+ */
+const MINUTE = 60_000;
+
+describe('§3.4 a lowered ceiling', () => {
+  const instances = [instance(0, 'available'), instance(1, 'available'), instance(2, 'available')];
+  const leases = [lease('ci', { exporter: 'pool-0' })];
+
+  it('opens the window for the idle instances above maxReplicas', () => {
+    const result = plan(
+      snapshot({ set: makeSet({ minAvailableReplicas: 2, maxReplicas: 2 }), instances, leases }),
+    );
+    expect(result.actions.filter((a) => a.type !== 'AddFinalizer')).toEqual([]);
+    expect(result.status).toMatchObject({ scaleDownWindowStart: at(0), scaleDownTarget: 2 });
+    expect(result.status?.conditions?.find((c) => c.type === 'Scaling')).toMatchObject({
+      status: 'False',
+      reason: 'ScaleDownPending',
+    });
+  });
+
+  it('removes them once the window lasted the cooldown, keeping the leased one', () => {
+    const set = makeSet(
+      { minAvailableReplicas: 2, maxReplicas: 2 },
+      { status: { scaleDownWindowStart: at(-5 * MINUTE), scaleDownTarget: 2 } },
+    );
+    const result = plan(snapshot({ set, instances, leases }));
+    expect(namesOf(result, 'DisableExporter')).toEqual(['pool-2']);
+    expect(namesOf(result, 'DisableExporter')).not.toContain('pool-0');
+  });
+
+  it('takes nothing when the pool fits under the ceiling', () => {
+    const set = makeSet({ minAvailableReplicas: 2, maxReplicas: 3 });
+    const result = plan(snapshot({ set, instances, leases }));
+    expect(result.status?.scaleDownWindowStart).toBeUndefined();
+  });
+});
+
+/**
+ * A standby that gets its Pod is an instance that runs, so a promotion needs room under maxReplicas
+ * like a create. The standby can exist beyond the ceiling (it took the place of leaving instances, or
+ * maxReplicas was lowered after it was made); promoting it while the instances that fill the ceiling
+ * still run would put one Pod too many in the cluster.
+ */
+describe('§3.4 promoting a standby at the ceiling', () => {
+  it('does not promote while the leased instances fill a lowered maxReplicas', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ maxReplicas: 3, minAvailableReplicas: 1 }),
+        instances: [
+          instance(0, 'available'),
+          instance(1, 'available'),
+          instance(2, 'available'),
+          instance(3, 'standby'),
+        ],
+        leases: [
+          lease('a', { exporter: 'pool-0' }),
+          lease('b', { exporter: 'pool-1' }),
+          lease('c', { exporter: 'pool-2' }),
+          lease('waiting', { pending: true }),
+        ],
+      }),
+    );
+    expect(namesOf(result, 'PromoteStandby')).toEqual([]);
+    expect(namesOf(result, 'RenderInstance')).toEqual([]);
+    expect(namesOf(result, 'CreateExporter')).toEqual([]);
+    expect(conditionOf(result, ConditionTypes.ScalingLimited)?.status).toBe('True');
+  });
+
+  it('does not promote while stuck instances that fill the ceiling are still running', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ maxReplicas: 2, minReplicas: 1, minAvailableReplicas: 1 }),
+        instances: [instance(0, 'starting'), instance(1, 'starting'), instance(2, 'standby')],
+        options: { startupTimeoutMs: 60_000 },
+      }),
+    );
+    expect(namesOf(result, 'DisableExporter')).toEqual(['pool-0', 'pool-1']);
+    expect(namesOf(result, 'PromoteStandby')).toEqual([]);
+  });
+
+  it('promotes once the instances it replaces no longer run', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ maxReplicas: 2, minReplicas: 1, minAvailableReplicas: 1 }),
+        instances: [
+          instance(0, 'crashed', { enabled: false, retiring: 'failed' }),
+          instance(1, 'available', { enabled: false, retiring: 'scale-down' }),
+          instance(2, 'standby'),
+        ],
+        leases: [lease('waiting', { pending: true })],
+      }),
+    );
+    expect(namesOf(result, 'PromoteStandby')).toEqual(['pool-2']);
   });
 });

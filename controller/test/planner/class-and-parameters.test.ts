@@ -3,7 +3,7 @@ import { ConditionReasons, ConditionTypes } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { conditionOf, instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';
 
-describe('class and parameters', () => {
+describe('§3.13 class and parameters', () => {
   it('reports a missing class as Available=False/VirtualTargetClassNotFound and changes nothing', () => {
     const result = plan(
       snapshot({ cls: null, set: makeSet({ minAvailableReplicas: 3 }), instances: [instance(0, 'exited')] }),

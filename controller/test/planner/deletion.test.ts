@@ -4,7 +4,7 @@ import { plan } from '../../src/planner';
 import { settle } from './applier';
 import { conditionOf, instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';
 
-describe('deletion', () => {
+describe('§3.12 deletion', () => {
   it('adds the drain finalizer to a set that lacks it, before anything else', () => {
     const result = plan(snapshot({ set: makeSet({ minReplicas: 1 }, { finalizers: [] }) }));
     expect(result.actions[0]).toEqual({ type: 'AddFinalizer' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { plan } from '../../src/planner';
 import { instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
 
-describe('floor', () => {
+describe('§3.1 floor', () => {
   it('creates minReplicas instances in an empty pool, named from ordinal 0', () => {
     const result = plan(snapshot({ set: makeSet({ minReplicas: 3 }) }));
     const creates = ofType(result, 'CreateExporter');
@@ -26,7 +26,7 @@ describe('floor', () => {
   });
 });
 
-describe('warm buffer', () => {
+describe('§3.2 warm buffer', () => {
   it('counts starting instances as future supply', () => {
     const result = plan(
       snapshot({
@@ -90,7 +90,7 @@ describe('warm buffer', () => {
   });
 });
 
-describe('demand', () => {
+describe('§3.3 demand', () => {
   it('adds exactly one instance for one pending lease while nothing boots', () => {
     const result = plan(
       snapshot({

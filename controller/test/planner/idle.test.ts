@@ -15,7 +15,7 @@ function converge(start: PlannerSnapshot): PlannerSnapshot {
   throw new Error('did not converge');
 }
 
-describe('idle is quiet', () => {
+describe('§3.15 idle is quiet', () => {
   it('a settled warm pool plans no action, the same status and no timer', () => {
     const settled = converge(
       snapshot({ set: makeSet({ minReplicas: 1, minAvailableReplicas: 2, maxReplicas: 5 }) }),

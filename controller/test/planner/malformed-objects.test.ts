@@ -1,5 +1,5 @@
 /**
- * Hostile input at the planner (issue 7): Exporters and Leases with shapes Jumpstarter's own CRDs
+ * Hostile input at the planner: Exporters and Leases with shapes Jumpstarter's own CRDs
  * would refuse but an older, looser or hand-installed CRD lets through — conditions that are not a
  * list or hold nulls, references that are not strings — and Leases pinned to names the set never
  * issued. None of them may make a pass throw: a throwing pass serves no set, and one malformed Lease

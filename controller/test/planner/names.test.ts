@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { plan } from '../../src/planner';
 import { instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
 
-describe('names', () => {
+describe('§3.10 names', () => {
   it('continue from status.nextOrdinal and advance it', () => {
     const result = plan(snapshot({ set: makeSet({ minReplicas: 2 }, { status: { nextOrdinal: 7 } }) }));
     expect(namesOf(result, 'CreateExporter')).toEqual(['pool-7', 'pool-8']);

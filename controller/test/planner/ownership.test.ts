@@ -4,7 +4,7 @@ import { at, instance, makeSet, namesOf, ofType, snapshot } from './builders';
 
 const due = { scaleDownWindowStart: at(-600_000), scaleDownTarget: 0 };
 
-describe('ownership › disabled by hand', () => {
+describe('§3.11 ownership › disabled by hand', () => {
   it('is kept: not a scale-down victim and not deleted', () => {
     const set = makeSet({}, { status: due });
     const result = plan(
@@ -60,7 +60,7 @@ describe('ownership › disabled by hand', () => {
   });
 });
 
-describe('ownership › detached', () => {
+describe('§3.11 ownership › detached', () => {
   it('is ignored (never touched) and replaced', () => {
     const result = plan(
       snapshot({
@@ -91,7 +91,7 @@ describe('ownership › detached', () => {
   });
 });
 
-describe('ownership › in-flight deletes', () => {
+describe('§3.11 ownership › in-flight deletes', () => {
   it('are never deleted twice', () => {
     const result = plan(
       snapshot({

@@ -3,7 +3,7 @@ import { Annotations } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';
 
-describe('recycle › ExitAndReplace', () => {
+describe('§3.8 recycle › ExitAndReplace', () => {
   it('deletes an instance whose exporter exited after its lease, and refills the buffer', () => {
     const result = plan(
       snapshot({
@@ -87,7 +87,7 @@ describe('recycle › ExitAndReplace', () => {
   });
 });
 
-describe('recycle › InPlaceReuse', () => {
+describe('§3.8 recycle › InPlaceReuse', () => {
   const set = makeSet({ recycleStrategy: 'InPlaceReuse', minAvailableReplicas: 1 });
 
   it('leaves an instance whose lease ended alone: it is available again in the same Pod', () => {

@@ -1,3 +1,7 @@
+/**
+ * §3.14 template changes: outdated idle instances are replaced gradually without breaking the warm
+ * buffer; leased ones after their lease.
+ */
 import { describe, expect, it } from '@jest/globals';
 import { ConditionTypes, Labels } from 'virtual-exporters/internal';
 import { plan, type PlannerSnapshot } from '../../src/planner';
@@ -8,7 +12,7 @@ const OLD = 'old-rev';
 const outdatedPool = (n: number) =>
   Array.from({ length: n }, (_, i) => instance(i, 'available', { revision: OLD }));
 
-describe('rollout', () => {
+describe('§3.14 rollout', () => {
   it('surges a current replacement first and retires nothing while it boots', () => {
     const result = plan(snapshot({ set: makeSet({ minAvailableReplicas: 2 }), instances: outdatedPool(2) }));
     expect(ofType(result, 'CreateExporter').map((c) => [c.reason, c.revision])).toEqual([
@@ -87,5 +91,49 @@ describe('rollout', () => {
     ]);
     expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-0']);
     expect(result.actions.map((a) => a.type)).toEqual(['CreateExporter', 'DeleteExporter']);
+  });
+});
+
+/**
+ * When the ready supply lets one outdated instance go as surplus, that removal already frees the place
+ * its replacement needs; a second outdated instance leaving "to make room" in the same pass would drop
+ * the available instances below minAvailableReplicas.
+ */
+describe('§3.14 rollout at the ceiling keeps the warm buffer', () => {
+  const pool = (cooldown: string) =>
+    snapshot({
+      set: makeSet(
+        { minAvailableReplicas: 5, maxReplicas: 7, scaleDownCooldown: cooldown },
+        { status: { startupFailures: 0 } },
+      ),
+      instances: [
+        instance(1, 'available'),
+        instance(2, 'available', { revision: 'old' }),
+        instance(3, 'available', { revision: 'old' }),
+        instance(4, 'available'),
+        instance(5, 'available'),
+        instance(6, 'available'),
+        instance(7, 'available'),
+      ],
+      leases: [lease('held', { exporter: 'pool-1' })],
+    });
+
+  it.each(['20s', '0s'])(
+    'retires one outdated instance when the buffer allows one, not two (cooldown %s)',
+    (cooldown) => {
+      const result = plan(pool(cooldown));
+      // 6 available, 5 wanted: one outdated instance may go; its place takes the replacement.
+      expect(namesOf(result, 'DisableExporter')).toHaveLength(1);
+    },
+  );
+
+  it('still retires one outdated instance first when nothing else frees a place', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 2, maxReplicas: 2 }, { status: { startupFailures: 0 } }),
+        instances: [instance(0, 'available', { revision: 'old' }), instance(1, 'available')],
+      }),
+    );
+    expect(namesOf(result, 'DisableExporter')).toEqual(['pool-0']);
   });
 });

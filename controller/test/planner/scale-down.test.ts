@@ -7,7 +7,7 @@ import { at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot, T
 const MINUTE = 60_000;
 const idle = (n: number, from = 0) => Array.from({ length: n }, (_, i) => instance(from + i, 'available'));
 
-describe('scale-down', () => {
+describe('§3.7 scale-down', () => {
   it('opens a window on surplus, persists it and removes nothing before the cooldown', () => {
     const result = plan(snapshot({ set: makeSet({ minAvailableReplicas: 1 }), instances: idle(3) }));
     expect(ofType(result, 'DisableExporter')).toEqual([]);
@@ -223,5 +223,38 @@ describe('scale-down', () => {
     }
     expect(deleted).toBe(20);
     expect(current.instances).toHaveLength(2);
+  });
+
+  describe('the live Lease list confirms each delete', () => {
+    const leaving = () =>
+      snapshot({
+        instances: [
+          instance(0, 'available'),
+          instance(1, 'standby', { enabled: false, retiring: 'scale-down' }),
+          instance(2, 'standby', { enabled: false, retiring: 'scale-down' }),
+        ],
+      });
+
+    it('never deletes an instance a live Lease names, and deletes the others', () => {
+      const result = plan({ ...leaving(), leaseCheck: { leases: [lease('live', { exporter: 'pool-1' })] } });
+      expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-2']);
+    });
+
+    it('deletes the instance an ended live Lease names', () => {
+      const ended = lease('old', { exporter: 'pool-1', ended: true });
+      const result = plan({ ...leaving(), leaseCheck: { leases: [ended] } });
+      expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-1', 'pool-2']);
+    });
+
+    it('deletes nothing when the list failed, and reports ReplicaFailure FailedDelete with its message', () => {
+      expect(namesOf(plan(leaving()), 'DeleteExporter')).toEqual(['pool-1', 'pool-2']);
+      const result = plan({ ...leaving(), leaseCheck: { error: 'leases is forbidden' } });
+      expect(ofType(result, 'DeleteExporter')).toEqual([]);
+      expect(conditionOf(result, ConditionTypes.ReplicaFailure)).toMatchObject({
+        status: 'True',
+        reason: 'FailedDelete',
+        message: 'leases is forbidden',
+      });
+    });
   });
 });

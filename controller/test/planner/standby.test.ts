@@ -1,10 +1,15 @@
+/**
+ * §3.6 standby: a pool never leaves nothing enabled (upstream ends a lease at once when no enabled
+ * Exporter matches it), so an empty pool keeps one standby; with WaitForFirstConsumer every instance
+ * starts as a standby and is promoted when a lease waits for it.
+ */
 import { describe, expect, it } from '@jest/globals';
 import { ConditionTypes } from 'virtual-exporters/internal';
 import { plan } from '../../src/planner';
 import { applyPlan, isStandby, settle } from './applier';
 import { conditionOf, instance, lease, makeClass, makeSet, namesOf, ofType, snapshot } from './builders';
 
-describe('standby (scale from zero)', () => {
+describe('§3.6 standby (scale from zero)', () => {
   it('keeps one standby Exporter in a pool that needs nothing', () => {
     const result = plan(snapshot());
     expect(ofType(result, 'CreateExporter').map((c) => [c.name, c.standby, c.reason])).toEqual([
@@ -74,7 +79,7 @@ describe('standby (scale from zero)', () => {
   });
 });
 
-describe('WaitForFirstConsumer', () => {
+describe('§3.6 WaitForFirstConsumer', () => {
   const cls = makeClass({ bindingMode: 'WaitForFirstConsumer' });
 
   it('makes every instance a standby: no Pods until a lease waits', () => {
@@ -122,5 +127,117 @@ describe('WaitForFirstConsumer', () => {
     const again = plan(once);
     expect(ofType(again, 'PromoteStandby')).toEqual([]);
     expect(ofType(again, 'RenderInstance')).toEqual([]);
+  });
+});
+
+/**
+ * When the only instances filling maxReplicas are leaving, the standby that keeps leases waiting takes
+ * their place at once — it has no Pod — instead of a pass later, when a waiting lease would already
+ * have found the pool empty and ended.
+ */
+describe('§3.6 the standby at a full ceiling', () => {
+  it('replaces the last instance leaving a full pool with a standby in the same pass', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ maxReplicas: 1, minAvailableReplicas: 1 }, { status: { startupFailures: 0 } }),
+        instances: [instance(0, 'crashed')],
+        leases: [lease('waiting', { pending: true })],
+      }),
+    );
+    expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-0']);
+    expect(ofType(result, 'CreateExporter').map((c) => [c.name, c.standby])).toEqual([['pool-1', true]]);
+  });
+
+  it('still never adds a Pod-carrying instance beyond the ceiling', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ maxReplicas: 1, minAvailableReplicas: 1 }),
+        instances: [instance(0, 'crashed')],
+      }),
+    );
+    expect(ofType(result, 'CreateExporter').every((c) => c.standby)).toBe(true);
+    expect(ofType(result, 'RenderInstance')).toEqual([]);
+  });
+});
+
+/**
+ * A set whose parameters are invalid (a class broken, or fixed but not yet seen so) may create
+ * nothing, not even the standby. If its last enabled instances left anyway — failed ones deleted, idle
+ * ones disabled — a waiting lease would find no enabled Exporter and end at once. One of them stays
+ * until a standby can be created.
+ */
+const invalid = { parameters: { arch: 'mips' } };
+
+describe('§3.6 the last enabled instance while no standby can be created', () => {
+  it('keeps the last failed instance when the parameters are invalid', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ ...invalid, minAvailableReplicas: 1 }),
+        instances: [instance(0, 'failed'), instance(1, 'crashed')],
+        leases: [lease('waiting', { pending: true })],
+      }),
+    );
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    // One leaves; the other stays enabled for the waiting lease.
+    expect(namesOf(result, 'DeleteExporter')).toHaveLength(1);
+    expect(ofType(result, 'DisableExporter')).toEqual([]);
+  });
+
+  it('keeps the last idle instance that scale-down would remove', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet(
+          { ...invalid, scaleDownCooldown: '0s' },
+          { status: { scaleDownWindowStart: new Date(0).toISOString(), scaleDownTarget: 0 } },
+        ),
+        instances: [instance(0, 'available')],
+      }),
+    );
+    expect(ofType(result, 'DisableExporter')).toEqual([]);
+    expect(ofType(result, 'DeleteExporter')).toEqual([]);
+  });
+
+  it('lets it go once a standby is created in its place', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 0 }, { status: { startupFailures: 0 } }),
+        instances: [instance(0, 'failed')],
+      }),
+    );
+    expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-0']);
+    expect(ofType(result, 'CreateExporter').map((c) => c.standby)).toEqual([true]);
+  });
+});
+
+/**
+ * The only instance filling `maxReplicas` is leased and leaving, so the standby beside it keeps leases
+ * waiting — but it runs an older template (its labels may no longer be what leases select), and a
+ * rollout replacement finds no room under the ceiling. Two Pod-less standbys swap in one pass: the
+ * current one is created, then the outdated one goes.
+ */
+describe('§3.6 an outdated standby at the ceiling', () => {
+  const world = (revision: string | undefined) =>
+    snapshot({
+      set: makeSet({ maxReplicas: 1, minAvailableReplicas: 1 }, { status: { startupFailures: 0 } }),
+      instances: [
+        instance(0, 'available', { revision: 'old', enabled: false, retiring: 'rollout' }),
+        instance(1, 'standby', revision === undefined ? {} : { revision }),
+      ],
+      leases: [lease('held', { exporter: 'pool-0' })],
+    });
+
+  it('is replaced by a current standby in the same pass while a leaving instance fills the ceiling', () => {
+    const result = plan(world('old'));
+    expect(ofType(result, 'CreateExporter').map((c) => [c.name, c.standby])).toEqual([['pool-2', true]]);
+    expect([...namesOf(result, 'DisableExporter'), ...namesOf(result, 'DeleteExporter')]).toContain('pool-1');
+    expect(namesOf(result, 'DeleteExporter')).not.toContain('pool-0');
+    expect(ofType(result, 'RenderInstance')).toEqual([]);
+    expect(ofType(result, 'PromoteStandby')).toEqual([]);
+  });
+
+  it('leaves a current standby alone', () => {
+    const result = plan(world(undefined));
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(namesOf(result, 'DeleteExporter')).toEqual([]);
   });
 });

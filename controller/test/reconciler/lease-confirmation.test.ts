@@ -1,17 +1,20 @@
 /**
- * The executor confirms deletes against a live Lease list (SPEC §3.7): an instance the planner's
+ * Deletes are confirmed against a live Lease list (SPEC §3.7): when a plan deletes Exporters, the
+ * reconciler reads the Leases and plans again with them (`withLeaseCheck`). An instance the planner's
  * stale cache thought unleased, but that a Lease now names, is kept; an instance no Lease names (or
  * only an ended one) is deleted; when the list cannot be read, nothing is deleted.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { API_VERSION, JUMPSTARTER_API_VERSION, type ExporterSet } from 'virtual-exporters/internal';
+import { ConditionTypes, JUMPSTARTER_API_VERSION } from 'virtual-exporters/internal';
 import { createClients } from '../../src/kube/clients';
-import type { Plan } from '../../src/planner';
+import { finalizeStatus, plan, type Plan, type PlannerSnapshot } from '../../src/planner';
 import { execute } from '../../src/reconciler/executor';
 import { Expectations } from '../../src/reconciler/expectations';
+import { withLeaseCheck } from '../../src/reconciler/reconciler';
 import { SlowStart } from '../../src/reconciler/slow-start';
 import type { SetWorld } from '../../src/reconciler/snapshot';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
+import { instance, snapshot } from '../planner/builders';
 
 const NS = 'lab';
 let cluster: TestCluster | undefined;
@@ -19,12 +22,6 @@ afterEach(async () => {
   await cluster?.stop();
   cluster = undefined;
 });
-
-const set = {
-  apiVersion: API_VERSION,
-  kind: 'ExporterSet',
-  metadata: { name: 'pool', namespace: NS },
-} as ExporterSet;
 
 async function setUp(): Promise<TestCluster> {
   cluster = await startTestCluster({ namespaces: [NS] });
@@ -59,18 +56,31 @@ async function setUp(): Promise<TestCluster> {
   return cluster;
 }
 
-const deletesOf = (names: string[]): Plan => ({
-  actions: names.map((name) => ({ type: 'DeleteExporter', name, reason: 'scale-down' }) as const),
-  events: [],
-});
+/**
+ * The set's world as its cache shows it: the instances `leaving` disabled by the controller (so the
+ * planner deletes them) and no Leases; one standby stays enabled, so nothing else is planned.
+ */
+function snapshotDeleting(leaving: number[]): PlannerSnapshot {
+  return snapshot({
+    instances: [
+      ...leaving.map((n) => instance(n, 'standby', { enabled: false, retiring: 'scale-down' })),
+      instance(3, 'standby'),
+    ],
+  });
+}
 
-function world(): SetWorld {
+function world(s: PlannerSnapshot): SetWorld {
   return {
     key: `${NS}/pool`,
-    snapshot: { set } as SetWorld['snapshot'],
+    snapshot: s,
     exporters: new Map(),
     render: () => Promise.reject(new Error('no renders in this test')),
   };
+}
+
+/** Plans the pass with the live Lease check, as the reconciler does. */
+async function planned(c: TestCluster, s: PlannerSnapshot): Promise<Plan> {
+  return withLeaseCheck(plan(s), s, createClients(c.kubeConfigFor('controller', NS)));
 }
 
 const remaining = (c: TestCluster) =>
@@ -83,7 +93,8 @@ describe('lease confirmation before deletes', () => {
   it('keeps an instance a live Lease names and deletes the others', async () => {
     const c = await setUp();
     const clients = createClients(c.kubeConfigFor('controller', NS));
-    const execution = await execute(world(), deletesOf(['pool-0', 'pool-1', 'pool-2']), {
+    const s = snapshotDeleting([0, 1, 2]);
+    const execution = await execute(world(s), await planned(c, s), {
       clients,
       expectations: new Expectations(c.clock),
       slowStart: new SlowStart(),
@@ -98,28 +109,29 @@ describe('lease confirmation before deletes', () => {
     const c = await setUp();
     c.faults.add({ kind: 'error', code: 503, verb: 'list', resource: 'leases' });
     const clients = createClients(c.kubeConfigFor('controller', NS));
-    const execution = await execute(world(), deletesOf(['pool-1', 'pool-2']), {
+    const s = snapshotDeleting([1, 2]);
+    const result = await planned(c, s);
+    const execution = await execute(world(s), result, {
       clients,
       expectations: new Expectations(c.clock),
       slowStart: new SlowStart(),
     });
     expect(execution.applied).toEqual([]);
-    expect(execution.replicaFailure?.reason).toBe('FailedDelete');
+    const status = finalizeStatus(result, { ...execution, now: s.now });
+    const failure = status?.conditions?.find((cond) => cond.type === ConditionTypes.ReplicaFailure);
+    expect(failure?.reason).toBe('FailedDelete');
     expect(remaining(c)).toEqual(['pool-0', 'pool-1', 'pool-2']);
   });
 
   it('lists no Leases in a pass without deletes', async () => {
     const c = await setUp();
     const clients = createClients(c.kubeConfigFor('controller', NS));
-    await execute(
-      world(),
-      { actions: [], events: [] },
-      {
-        clients,
-        expectations: new Expectations(c.clock),
-        slowStart: new SlowStart(),
-      },
-    );
+    const s = snapshotDeleting([]);
+    await execute(world(s), await planned(c, s), {
+      clients,
+      expectations: new Expectations(c.clock),
+      slowStart: new SlowStart(),
+    });
     expect(c.counters.total({ identity: 'controller', resource: 'leases' })).toBe(0);
   });
 });

@@ -29,7 +29,7 @@ import { RenderMemo } from '../../src/reconciler/render-memo';
 import { SlowStart } from '../../src/reconciler/slow-start';
 import { readSetWorld, type SnapshotCaches, type SnapshotDeps } from '../../src/reconciler/snapshot';
 import { StatusMemo } from '../../src/reconciler/status-memo';
-import { manualClock } from '../../src/testing';
+import { manualClock } from 'virtual-exporters-test-cluster';
 
 const NS = 'lab';
 const CONFIG = { 'exporter.yaml': Buffer.from('endpoint: grpc.jumpstarter:443').toString('base64') };

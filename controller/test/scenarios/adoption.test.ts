@@ -1,5 +1,5 @@
 /**
- * Scenario: adoption (SPEC §3.16, INTEROP §1.3): a lab switches from upstream's controller to ours.
+ * Adoption (SPEC §3.16, INTEROP §1.3): a lab switches from upstream's controller to ours.
  * Upstream made the pool's instances its way — `generateName: <set>-`, a controller ownerReference to
  * the set, the template labels only; Pods labelled with the set and owned by their Exporter; config
  * Secrets owned by their Exporter — and left them in three states: one leased, one idle, one whose Pod

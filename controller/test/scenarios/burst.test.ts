@@ -1,5 +1,5 @@
 /**
- * Scenario 7, a burst from zero (SPEC §3.5, §3.10): `minAvailableReplicas: 100` is reached in
+ * A burst from zero (SPEC §3.5, §3.10): `minAvailableReplicas: 100` is reached in
  * slow-start batches with never more than `--max-burst` Exporter creates in flight at the API server,
  * and with exactly 100 creates — no twins, no name used twice.
  */
@@ -11,7 +11,7 @@ const startScenario = scenarioPerTest();
 
 const MAX_BURST = 10;
 
-describe('scenario 7: burst', () => {
+describe('§3.5: burst', () => {
   it('reaches 100 from zero within --max-burst creates in flight and without twins', async () => {
     const { cluster } = await startScenario({ speedUp: 20, controller: { maxBurst: MAX_BURST } });
     // Creates take a while to answer, so the ones a controller sends together really overlap.

@@ -1,5 +1,5 @@
 /**
- * Scenarios 12 and 13 (SPEC §3.13): a set whose class is missing reports
+ * SPEC §3.13: a set whose class is missing reports
  * `Available=False/VirtualTargetClassNotFound` and creates nothing until the class exists; invalid
  * merged parameters give `ParametersValid=False` with the provisioner's message and no new instances,
  * while the existing ones keep serving, and fixing the class recovers.
@@ -20,7 +20,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 13: a missing class', () => {
+describe('§3.13: a missing class', () => {
   it('reports VirtualTargetClassNotFound and recovers once the class is created', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;
@@ -39,7 +39,7 @@ describe('scenario 13: a missing class', () => {
   });
 });
 
-describe('scenario 12: invalid merged parameters', () => {
+describe('§3.13: invalid merged parameters', () => {
   it('sets ParametersValid=False, creates nothing new, keeps serving, and recovers', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;

@@ -1,5 +1,5 @@
 /**
- * Scenario 8, a crash loop (SPEC §3.9): with a runtime image that always fails before its exporter
+ * A crash loop (SPEC §3.9): with a runtime image that always fails before its exporter
  * is ready, each failure counts as a startup failure of the set, replacements back off exponentially
  * (10 s doubling to 5 min), `InstancesHealthy` says why, and the Pods created over 5 simulated minutes stay
  * few. Once the image is fixed, the pool recovers.
@@ -22,7 +22,7 @@ const startScenario = scenarioPerTest();
 
 const BROKEN = 'registry.invalid/qemu-runtime:broken';
 
-describe('scenario 8: crash loop', () => {
+describe('§3.9: crash loop', () => {
   it('backs off exponentially, explains it in InstancesHealthy and bounds the Pods created', async () => {
     const { cluster } = await startScenario({ speedUp: 100 });
     cluster.kubelet!.injectFault(

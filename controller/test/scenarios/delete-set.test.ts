@@ -1,5 +1,5 @@
 /**
- * Scenario 15, deleting a set (SPEC §3.12): the drain finalizer holds the set while a lease holds one
+ * Deleting a set (SPEC §3.12): the drain finalizer holds the set while a lease holds one
  * of its instances; the unleased instances go at once, nothing new is created, the leased instance
  * keeps serving until its lease ends, and then the instance, its Pod and the set are gone.
  */
@@ -21,7 +21,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 15: deleting a set with leased instances', () => {
+describe('§3.12: deleting a set with leased instances', () => {
   it('waits for the leases, then removes everything', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
     const leases = cluster.jumpstarter!.leases;

@@ -1,5 +1,5 @@
 /**
- * Scenario 5, scale-down in one step (SPEC §3.7): when 20 idle instances become surplus, all of them
+ * Scale-down in one step (SPEC §3.7): when 20 idle instances become surplus, all of them
  * go once the surplus has lasted scaleDownCooldown — not one per cooldown — and the pool never drops
  * below its floor or its warm buffer on the way.
  */
@@ -20,7 +20,7 @@ const startScenario = scenarioPerTest();
 
 const COOLDOWN_MS = 10_000;
 
-describe('scenario 5: draining surplus', () => {
+describe('§3.7: draining surplus', () => {
   it('removes 20 surplus idle instances within one cooldown window, never below floor or buffer', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
     createClass(cluster);

@@ -1,7 +1,7 @@
 /**
- * Rule 4 (SPEC §3.12): a set gets its drain finalizer before anything else. A set deleted without it is
- * gone at once, and the garbage collector deletes its Exporters — a leased one too, and the Lease with
- * it (simulation seed 862). So while the finalizer patch fails, the controller creates nothing.
+ * SPEC §3.12: a set gets its drain finalizer before anything else. A set deleted without it is gone at
+ * once, and the garbage collector deletes its Exporters — a leased one too, and the Lease with it. So
+ * while the finalizer patch fails, the controller creates nothing.
  */
 import { describe, expect, it } from '@jest/globals';
 import { DRAIN_FINALIZER, type ExporterSet } from 'virtual-exporters/internal';
@@ -9,7 +9,7 @@ import { CONTROLLER, NS, createClass, createSet, getSet, scenarioPerTest, until 
 
 const startScenario = scenarioPerTest();
 
-describe('the drain finalizer comes first', () => {
+describe('§3.12: the drain finalizer comes first', () => {
   it('creates no Exporter while the finalizer cannot be added', async () => {
     const { cluster } = await startScenario({ speedUp: 50 });
     const setsRt = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;

@@ -1,5 +1,5 @@
 /**
- * Scenario 17, idle is quiet (SPEC §3.15): once a pool has settled, the controller makes no API
+ * Idle is quiet (SPEC §3.15): once a pool has settled, the controller makes no API
  * writes at all — no status rewrite, no patch, no event — over a long stretch of cluster time, while
  * Jumpstarter keeps updating the Exporters' status.
  */
@@ -16,7 +16,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 17: an idle pool', () => {
+describe('§3.15: an idle pool', () => {
   it('makes zero API writes over a settled period', async () => {
     const scenario = await startScenario({ speedUp: 50 });
     const { cluster } = scenario;

@@ -1,5 +1,5 @@
 /**
- * Scenario 9, InPlaceReuse (SPEC §3.8): after its lease ends the instance returns to available in the
+ * InPlaceReuse (SPEC §3.8): after its lease ends the instance returns to available in the
  * same Pod (same Exporter, same Pod uid); when its Pod fails anyway, the Pod is replaced and the
  * instance serves again.
  */
@@ -18,7 +18,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 9: InPlaceReuse', () => {
+describe('§3.8: InPlaceReuse', () => {
   it('returns the instance to available after release, and replaces a failed Pod', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
     const leases = cluster.jumpstarter!.leases;

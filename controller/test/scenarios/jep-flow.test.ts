@@ -1,5 +1,5 @@
 /**
- * Scenario 1, the JEP's end-to-end flow (phases 0–6): a class and a set make a warm pool; a lease is
+ * The JEP's end-to-end flow (phases 0–6): a class and a set make a warm pool; a lease is
  * served at once and the pool refills; the release recycles the instance (ExitAndReplace); after a
  * smaller buffer is asked for, the pool shrinks only after the cooldown; a spike of three concurrent
  * leases with one warm instance is served in full, and the pool returns to its buffer.
@@ -23,7 +23,7 @@ const startScenario = scenarioPerTest();
 
 const COOLDOWN_MS = 2_000;
 
-describe('scenario 1: the JEP end-to-end flow', () => {
+describe('§3.1–3.3, §3.7, §3.8: the JEP end-to-end flow', () => {
   it('keeps a warm pool, serves, recycles, absorbs a spike and shrinks after the cooldown', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;

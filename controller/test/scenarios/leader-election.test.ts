@@ -1,5 +1,5 @@
 /**
- * Scenario 18, two replicas with `--leader-elect`: both keep warm caches, only the leader writes to
+ * Two replicas with `--leader-elect`: both keep warm caches, only the leader writes to
  * pools; when the leader shuts down it releases the election Lease and the other replica takes over
  * and goes on serving.
  */
@@ -32,7 +32,7 @@ const POOL_WRITES = {
   group: ['', 'jumpstarter.dev', 'virtualtarget.jumpstarter.dev'] as const,
 };
 
-describe('scenario 18: two replicas with leader election', () => {
+describe('leader election: two replicas', () => {
   it('lets only the leader act and fails over when it stops', async () => {
     scenario = await startScenario({ speedUp: 20, controller: { leaderElect: true } });
     const { cluster } = scenario;

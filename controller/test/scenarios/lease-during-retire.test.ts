@@ -1,5 +1,5 @@
 /**
- * Scenario 6, the race of graceful scale-down (SPEC §3.7): the controller disables a surplus instance
+ * The race of graceful scale-down (SPEC §3.7): the controller disables a surplus instance
  * and deletes it only when the Lease list confirms no lease names it. A lease assigned in between —
  * here a lease pinned to the disabled instance with allowDisabled, which Jumpstarter assigns at once —
  * keeps the instance alive and serving until the lease ends; then it goes.
@@ -20,7 +20,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 6: a lease assigned between disable and delete', () => {
+describe('§3.7: a lease assigned between disable and delete', () => {
   it('keeps the disabled instance until the lease ends, then deletes it', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
     const leases = cluster.jumpstarter!.leases;

@@ -1,13 +1,13 @@
 /**
- * Scenario 11 (SPEC §3.11): an Exporter an operator disabled by hand stays — it is neither deleted
- * nor counted as available (the buffer is refilled around it) — and re-enabling it restores it.
+ * SPEC §3.11: an Exporter an operator disabled by hand stays — it is neither deleted nor counted as
+ * available (the buffer is refilled around it) — and re-enabling it restores it.
  */
 import { describe, expect, it } from '@jest/globals';
 import { NS, createClass, createSet, getSet, instancesOf, scenarioPerTest, until } from './support';
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 11: an Exporter disabled by hand', () => {
+describe('§3.11: an Exporter disabled by hand', () => {
   it('is kept, not counted, refilled around, and restored when re-enabled', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;

@@ -1,5 +1,5 @@
 /**
- * Scenario 4, demand does not overshoot (SPEC §3.2–3.3): while VMs boot slowly, every pass sees the
+ * Demand does not overshoot (SPEC §3.2–3.3): while VMs boot slowly, every pass sees the
  * booting instance as future supply, so one pending lease yields exactly one new instance however
  * many passes run during the boot.
  */
@@ -19,7 +19,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 4: demand does not overshoot', () => {
+describe('§3.2–3.3: demand does not overshoot', () => {
   it('makes exactly one instance for one pending lease while VMs boot slowly', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;

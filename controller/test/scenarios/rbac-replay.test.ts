@@ -1,5 +1,5 @@
 /**
- * Scenario 19, RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
+ * RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
  * leader election, a warm pool, a Pod that lost its revision label (labelled again), a lease and its
  * recycle in place, a crashed Pod replaced, a rotated token re-synced, a scale-down, and the set's
  * deletion — then every request the test cluster
@@ -54,7 +54,7 @@ const UNUSED_BY_DESIGN = new Set([
   'jumpstarter.dev exporters/finalizers update',
 ]);
 
-describe('scenario 19: RBAC replay', () => {
+describe('RBAC replay', () => {
   it('makes only requests the installer Role allows', async () => {
     const scenario = await startScenario({
       speedUp: 20,

@@ -1,5 +1,5 @@
 /**
- * Scenario 16, a controller restart (SPEC §3.7, §3.10): mid scale-down the persisted window start
+ * A controller restart (SPEC §3.7, §3.10): mid scale-down the persisted window start
  * survives, so the shrink still happens one cooldown after the surplus began, not after the restart;
  * mid burst the new process sees what the old one created and converges without twins.
  */
@@ -17,7 +17,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 16: controller restart', () => {
+describe('§3.7, §3.10: controller restart', () => {
   it('keeps the scale-down window across a restart', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;

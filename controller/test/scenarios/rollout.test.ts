@@ -1,5 +1,5 @@
 /**
- * Scenario 14, a template change (SPEC §3.14): idle outdated instances are replaced gradually — the
+ * A template change (SPEC §3.14): idle outdated instances are replaced gradually — the
  * available supply never drops below the warm buffer — and a leased outdated instance is left alone
  * until its lease ends, then replaced.
  */
@@ -20,7 +20,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 14: template rollout', () => {
+describe('§3.14: template rollout', () => {
   it('replaces idle instances keeping the buffer, and leased ones after their release', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
     const leases = cluster.jumpstarter!.leases;

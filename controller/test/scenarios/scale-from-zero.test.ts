@@ -1,5 +1,5 @@
 /**
- * Scenario 2, scale from zero (SPEC §3.6): a pool with no buffer keeps one standby Exporter (no Pod),
+ * Scale from zero (SPEC §3.6): a pool with no buffer keeps one standby Exporter (no Pod),
  * so a lease waits Pending instead of ending Unsatisfiable; the controller sees the demand, serves it,
  * and once the instance has idled for the cooldown the pool is back to its standby.
  */
@@ -19,7 +19,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 2: scale from zero with the standby', () => {
+describe('§3.6: scale from zero with the standby', () => {
   it('makes a lease wait Pending, serves it, and shrinks back to the standby after the cooldown', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;

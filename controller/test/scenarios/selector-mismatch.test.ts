@@ -1,5 +1,5 @@
 /**
- * Scenario 10, a selector that does not select the template labels: our CRD rejects it at
+ * A selector that does not select the template labels: our CRD rejects it at
  * admission; on a cluster whose CRDs lack that rule (an older or hand-edited CRD), the controller
  * reports it in `SpecValid` and creates nothing, and fixing the selector recovers.
  */
@@ -45,7 +45,7 @@ function crdsWithoutSelectorRule(): CustomResourceDefinition[] {
   return [...ourCrds.map((crd) => strip(crd) as CustomResourceDefinition), ...jumpstarterCrds];
 }
 
-describe('scenario 10: a selector that does not select the template labels', () => {
+describe('§3.13: a selector that does not select the template labels', () => {
   it('is rejected at admission by our CRDs', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
     createClass(cluster);

@@ -1,5 +1,5 @@
 /**
- * Scenario 3, `bindingMode: WaitForFirstConsumer` (SPEC §3.6): instances start as standbys with no
+ * `bindingMode: WaitForFirstConsumer` (SPEC §3.6): instances start as standbys with no
  * Pod; each waiting lease gets exactly one instance promoted and booted.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -16,7 +16,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-describe('scenario 3: WaitForFirstConsumer', () => {
+describe('§3.6: WaitForFirstConsumer', () => {
   it('makes no Pods until leases wait, then one Pod per waiting lease', async () => {
     const scenario = await startScenario({ speedUp: 20 });
     const { cluster } = scenario;

@@ -1,5 +1,6 @@
 /**
- * How an instance leaves the set (SPEC §3.7, §3.8, §3.12, reclaimPolicy), whatever the reason:
+ * How an instance leaves the set (§3.7 scale-down, §3.8 recycle, §3.12 deletion, reclaimPolicy),
+ * whatever the reason:
  *
  * - a leased instance never leaves: no action, whatever the caller wanted;
  * - reclaimPolicy Retain, an instance that served a lease and whose Pod ended: released (disabled and
@@ -15,16 +16,19 @@ import { type ExporterSet, type ScaleReason } from 'virtual-exporters/internal';
 import type { Action } from './actions';
 import { disablePatch, releasePatch } from './exporter';
 import type { InstanceView } from './instances';
+import type { Leaving } from './members';
+import type { World } from './observe';
+import type { PlannedRemoval } from './scale';
 import { toTimestamp } from './snapshot';
 
-export interface RetireContext {
+export interface LeavingContext {
   readonly set: ExporterSet;
   readonly retain: boolean;
   readonly now: number;
 }
 
 /** Jumpstarter could assign it a lease now or once its Pod is up. */
-export function couldBeLeased(view: InstanceView): boolean {
+function couldBeLeased(view: InstanceView): boolean {
   return (
     view.online ||
     view.pod === 'Pending' ||
@@ -35,7 +39,11 @@ export function couldBeLeased(view: InstanceView): boolean {
 }
 
 /** The next step of `view` on its way out, or undefined when it must wait (leased, or an unconfirmed leaseRef). */
-export function retire(view: InstanceView, reason: ScaleReason, context: RetireContext): Action | undefined {
+export function leavingStep(
+  view: InstanceView,
+  reason: ScaleReason,
+  context: LeavingContext,
+): Action | undefined {
   if (view.leased) return undefined;
   const after = reason === 'rollout' ? ({ afterCreates: true } as const) : {};
   const podEnded = view.pod === 'Failed' || view.pod === 'Succeeded';
@@ -53,4 +61,26 @@ export function retire(view: InstanceView, reason: ScaleReason, context: RetireC
   }
   if (view.leaseRefUnconfirmed) return undefined;
   return { type: 'DeleteExporter', name: view.name, reason, ...after };
+}
+
+/**
+ * The next steps of the instances on their way out (but `kept`, held back by standby.ts) and of this
+ * pass's removals.
+ */
+export function leavingActions(
+  world: World,
+  leaving: readonly Leaving[],
+  removals: readonly PlannedRemoval[],
+  byName: ReadonlyMap<string, InstanceView>,
+  kept: string | undefined,
+): Action[] {
+  const context = { set: world.set, retain: world.spec.retain, now: world.now };
+  const steps = [
+    ...leaving.filter(({ view }) => view.name !== kept),
+    ...removals.flatMap((r) => {
+      const view = byName.get(r.name);
+      return view ? [{ view, reason: r.reason }] : [];
+    }),
+  ];
+  return steps.flatMap(({ view, reason }) => leavingStep(view, reason, context) ?? []);
 }

@@ -1,14 +1,14 @@
 /**
- * ReplicaFailure is set by the executor when an Exporter create or delete fails, and cleared by a pass
- * whose creates and deletes succeed. When the pass that retried successfully lost its status (a failed
- * status write, a controller restart), or the write is no longer needed (the set shrank, the instance
- * went away or got leased), no later pass sends a create or delete, and the condition stayed True for
- * good (simulation seeds 186, 412, 873, 1646). The planner clears it once nothing is outstanding.
+ * §3.9 ReplicaFailure: set from the executor's outcome when an Exporter create or delete fails, and
+ * cleared by a pass whose creates and deletes succeed (`finalizeStatus`). When the pass that retried
+ * successfully lost its status (a failed status write, a controller restart), or the write is no
+ * longer needed (the set shrank, the instance went away or got leased), no later pass sends a create or
+ * delete: the planner clears it once nothing is outstanding.
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Condition } from 'virtual-exporters/internal';
-import { plan } from '../../src/planner';
-import { at, conditionOf, instance, lease, makeSet, namesOf, snapshot } from './builders';
+import { finalizeStatus, plan, type Plan } from '../../src/planner';
+import { at, conditionOf, instance, lease, makeClass, makeSet, namesOf, snapshot, T0 } from './builders';
 
 const failed = (reason: 'FailedCreate' | 'FailedDelete'): Condition => ({
   type: 'ReplicaFailure',
@@ -18,7 +18,7 @@ const failed = (reason: 'FailedCreate' | 'FailedDelete'): Condition => ({
   lastTransitionTime: at(-60_000),
 });
 
-describe('ReplicaFailure after the failed write stopped mattering', () => {
+describe('§3.9 ReplicaFailure after the failed write stopped mattering', () => {
   it('clears a failed create once the pool is whole', () => {
     const result = plan(
       snapshot({
@@ -90,5 +90,61 @@ describe('ReplicaFailure after the failed write stopped mattering', () => {
     );
     expect(namesOf(deleting, 'DeleteExporter')).toEqual(['pool-0']);
     expect(conditionOf(deleting, 'ReplicaFailure')).toMatchObject({ ...failed('FailedDelete') });
+  });
+});
+
+describe('finalizeStatus › the executor outcome', () => {
+  const creating = () =>
+    plan(snapshot({ set: makeSet({ minAvailableReplicas: 3 }, { status: { nextOrdinal: 4 } }) }));
+  const applied = (result: Plan, names: string[]) =>
+    result.actions.filter((a) => a.type === 'CreateExporter' && names.includes(a.name));
+
+  it('reports a failed create as ReplicaFailure FailedCreate with the API message, at the outcome time', () => {
+    const result = creating();
+    const status = finalizeStatus(result, {
+      applied: [],
+      changedReplicas: true,
+      replicaFailure: { reason: 'FailedCreate', message: 'exceeded quota' },
+      now: T0 + 5_000,
+    });
+    expect(status?.conditions?.find((c) => c.type === 'ReplicaFailure')).toMatchObject({
+      status: 'True',
+      reason: 'FailedCreate',
+      message: 'exceeded quota',
+      lastTransitionTime: at(5_000),
+    });
+  });
+
+  it('clears ReplicaFailure when this pass sent creates or deletes and all succeeded', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 1 }, { status: { conditions: [failed('FailedCreate')] } }),
+      }),
+    );
+    expect(conditionOf(result, 'ReplicaFailure')?.status).toBe('True');
+    const status = finalizeStatus(result, { applied: result.actions, changedReplicas: true, now: T0 });
+    expect(status?.conditions?.find((c) => c.type === 'ReplicaFailure')).toMatchObject({
+      status: 'False',
+      reason: 'NoFailures',
+    });
+  });
+
+  it('advances nextOrdinal past the creates that landed only', () => {
+    const result = creating();
+    expect(namesOf(result, 'CreateExporter')).toEqual(['pool-4', 'pool-5', 'pool-6']);
+    expect(result.status?.nextOrdinal).toBe(7);
+    const outcome = (names: string[]) => ({
+      applied: applied(result, names),
+      changedReplicas: true,
+      now: T0,
+    });
+    expect(finalizeStatus(result, outcome(['pool-4', 'pool-5', 'pool-6']))?.nextOrdinal).toBe(7);
+    expect(finalizeStatus(result, outcome(['pool-4']))?.nextOrdinal).toBe(5);
+    expect(finalizeStatus(result, outcome([]))?.nextOrdinal).toBe(4);
+  });
+
+  it('has no status for a set that is not this controller’s', () => {
+    const result = plan(snapshot({ cls: makeClass({ provisioner: 'other.example.com' }) }));
+    expect(finalizeStatus(result, { applied: [], changedReplicas: false, now: T0 })).toBeUndefined();
   });
 });

@@ -1,18 +1,36 @@
+/**
+ * §3.9 failures: a Pod that fails before its exporter ever became ready counts as a startup failure;
+ * replacements back off exponentially; a Pod that never becomes ready times out; the failures are
+ * forgotten once they no longer matter.
+ */
 import { describe, expect, it } from '@jest/globals';
 import { ConditionReasons, ConditionTypes } from 'virtual-exporters/internal';
 import {
   backoffDelay,
-  plan,
-  resolveOptions,
+  classifyInstance,
+  inFlightNames,
   type InstanceSnapshot,
+  plan,
   type PlannerSnapshot,
+  resolveOptions,
 } from '../../src/planner';
 import { applyPlan } from './applier';
-import { at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot, T0 } from './builders';
+import {
+  at,
+  conditionOf,
+  instance,
+  lease,
+  makeSet,
+  namesOf,
+  ofType,
+  revisionOf,
+  snapshot,
+  T0,
+} from './builders';
 
 const SECOND = 1_000;
 
-describe('failures › startup backoff', () => {
+describe('§3.9 startup backoff', () => {
   it('counts a Pod that failed before its exporter was ready and backs off new instances', () => {
     const result = plan(
       snapshot({
@@ -149,3 +167,115 @@ function crashIfDue(i: InstanceSnapshot, renderedAt: Map<string, number>, now: n
     },
   };
 }
+
+/**
+ * An instance whose Pod exists longer than the startup timeout without its exporter ever becoming
+ * ready is stuck — a VM that never boots, a Pod that never schedules. It stops counting as future
+ * supply, is replaced like a failed one and counts as a startup failure; until then the plan keeps a
+ * timer for the deadline instead of waiting for an event.
+ */
+const TIMEOUT = 600_000;
+const podCreatedAt = (createdAt: number) => createdAt + 1_000; // the builders' Pod follows its Exporter by 1 s
+
+describe('§3.9 startup timeout', () => {
+  it('keeps a booting instance as starting before the deadline, with a timer for it', () => {
+    const createdAt = -TIMEOUT + 60_000; // its Pod is 59 s short of the deadline
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 1 }),
+        instances: [instance(0, 'starting', { createdAt })],
+      }),
+    );
+    expect(result.actions.filter((a) => a.type !== 'AddFinalizer')).toEqual([]);
+    expect(result.requeueAfterMs).toBe(podCreatedAt(createdAt) + TIMEOUT);
+  });
+
+  it('replaces an instance stuck past the deadline and counts a startup failure', () => {
+    const createdAt = -TIMEOUT - 5_000;
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 1 }),
+        instances: [instance(0, 'starting', { createdAt })],
+      }),
+    );
+    // Its Pod still runs, so it leaves the graceful way: disabled now, deleted once no lease names it.
+    expect(namesOf(result, 'DisableExporter')).toEqual(['pool-0']);
+    expect(ofType(result, 'DisableExporter')[0].reason).toBe('failed');
+    expect(result.status?.startupFailures).toBe(1);
+    expect(result.status?.lastStartupFailureTime).toBe(
+      new Date(T0 + podCreatedAt(createdAt) + TIMEOUT).toISOString(),
+    );
+    expect(
+      result.events.some((e) => e.reason === 'StartupFailure' && /not ready 600 s after/.test(e.message)),
+    ).toBe(true);
+  });
+
+  it('with InPlaceReuse, renders the stuck instance again instead of deleting it', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 1, recycleStrategy: 'InPlaceReuse' }),
+        instances: [instance(0, 'starting', { createdAt: -TIMEOUT - 5_000 })],
+      }),
+    );
+    expect(namesOf(result, 'DeletePod')).toEqual(['pool-0']);
+    expect(namesOf(result, 'DeleteExporter')).toEqual([]);
+  });
+
+  it('uses the configured timeout, and never calls an instance stuck without one', () => {
+    const stuck = instance(0, 'starting', { createdAt: -120_000 });
+    const context = {
+      set: makeSet(),
+      revision: revisionOf(),
+      leased: new Set<string>(),
+      everLeased: new Set<string>(),
+      endedLeases: new Set<string>(),
+      inFlight: inFlightNames(undefined),
+    };
+    expect(classifyInstance(stuck, context).state).toBe('starting');
+    expect(classifyInstance(stuck, { ...context, startup: { now: T0, timeoutMs: 60_000 } }).state).toBe(
+      'failed',
+    );
+    expect(classifyInstance(stuck, { ...context, startup: { now: T0, timeoutMs: 300_000 } }).state).toBe(
+      'starting',
+    );
+  });
+});
+
+/**
+ * Startup failures are forgotten once they no longer matter (else `InstancesHealthy=False` would stay
+ * for good after a failed instance whose place was not taken by a new Pod); they are kept while the
+ * pool still wants Pods, so a crash loop keeps backing off exponentially.
+ */
+const failedBefore = (ms: number, failures = 1) =>
+  ({ startupFailures: failures, lastStartupFailureTime: at(-ms) }) as const;
+
+describe('§3.9 startup failures settle', () => {
+  it('forgets them when the backoff is over and the pool is whole without a new Pod', () => {
+    const set = makeSet({ minAvailableReplicas: 1 }, { status: failedBefore(60_000) });
+    const result = plan(snapshot({ set, instances: [instance(0, 'available')] }));
+    expect(result.status?.startupFailures).toBe(0);
+    expect(conditionOf(result, 'InstancesHealthy')?.status).toBe('True');
+    // The watermark stays: a Pod that ended before it is never counted again.
+    expect(result.status?.lastStartupFailureTime).toBe(at(-60_000));
+  });
+
+  it('keeps them while the backoff lasts', () => {
+    const set = makeSet({ minAvailableReplicas: 1 }, { status: failedBefore(5_000) });
+    const result = plan(snapshot({ set, instances: [instance(0, 'available')] }));
+    expect(result.status?.startupFailures).toBe(1);
+    expect(conditionOf(result, 'InstancesHealthy')?.status).toBe('False');
+  });
+
+  it('keeps them while the pool wants a Pod, so a crash loop backs off further', () => {
+    const set = makeSet({ minAvailableReplicas: 2 }, { status: failedBefore(60_000, 3) });
+    const result = plan(snapshot({ set, instances: [instance(0, 'available')] }));
+    expect(result.status?.startupFailures).toBe(3);
+    expect(result.actions.some((a) => a.type === 'CreateExporter')).toBe(true);
+  });
+
+  it('keeps them while an instance still boots', () => {
+    const set = makeSet({ minAvailableReplicas: 1 }, { status: failedBefore(60_000) });
+    const result = plan(snapshot({ set, instances: [instance(0, 'available'), instance(1, 'starting')] }));
+    expect(result.status?.startupFailures).toBe(1);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Observe, the pipeline's first step (plan.ts): the snapshot read once into the facts every later step
+ * uses — the spec with defaults, the current template revision, each Exporter classified
+ * (instances.ts), creates in flight, the pending demand and the first free ordinal (names.ts).
+ */
+import {
+  Defaults,
+  parseDuration,
+  tryParseDuration,
+  type ExporterSet,
+  type Provisioner,
+  type VirtualTargetClass,
+} from 'virtual-exporters/internal';
+import { instanceLabels } from './exporter';
+import {
+  classifyInstance,
+  inFlightNames,
+  type ClassifyContext,
+  type InFlightNames,
+  type InstanceView,
+} from './instances';
+import {
+  endedLeaseNames,
+  everLeasedExporterNames,
+  leasedExporterNames,
+  pendingDemand,
+  type PendingDemand,
+} from './leases';
+import { firstFreeOrdinal } from './names';
+import { currentRevision } from './revision';
+import {
+  resolveOptions,
+  type InFlightCreate,
+  type LeaseCheck,
+  type PlannerOptions,
+  type PlannerSnapshot,
+} from './snapshot';
+
+/** The spec with defaults applied. */
+export interface SpecValues {
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  readonly minAvailable: number;
+  readonly cooldownMs: number;
+  readonly inPlaceReuse: boolean;
+  readonly waitForFirstConsumer: boolean;
+  readonly retain: boolean;
+}
+
+/** What every step of the planner reads. */
+export interface World {
+  readonly set: ExporterSet;
+  readonly cls: VirtualTargetClass | undefined;
+  readonly provisioner: Pick<Provisioner, 'name' | 'validate'>;
+  readonly now: number;
+  readonly options: PlannerOptions;
+  readonly spec: SpecValues;
+  readonly revision?: string;
+  readonly inFlight: InFlightNames;
+  /** The set's own instances: not detached, not being deleted. */
+  readonly owned: readonly InstanceView[];
+  /** Creates in flight that the cache does not show yet. */
+  readonly virtualCreates: readonly InFlightCreate[];
+  readonly inFlightCreates: number;
+  readonly demand: PendingDemand;
+  readonly firstOrdinal: number;
+  readonly leaseCheck?: LeaseCheck;
+}
+
+/** A count from the wire: a finite number ≥ 0 (floored), else `fallback`. */
+export function count(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+}
+
+function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): SpecValues {
+  const spec = set.spec ?? ({} as ExporterSet['spec']);
+  return {
+    minReplicas: count(spec.minReplicas, Defaults.minReplicas),
+    maxReplicas: count(spec.maxReplicas, Defaults.maxReplicas),
+    minAvailable: count(spec.minAvailableReplicas, Defaults.minAvailableReplicas),
+    cooldownMs:
+      tryParseDuration(spec.scaleDownCooldown ?? Defaults.scaleDownCooldown) ??
+      parseDuration(Defaults.scaleDownCooldown),
+    inPlaceReuse: spec.recycleStrategy === 'InPlaceReuse',
+    waitForFirstConsumer: cls?.spec?.bindingMode === 'WaitForFirstConsumer',
+    retain: cls?.spec?.reclaimPolicy === 'Retain',
+  };
+}
+
+export function observe(snapshot: PlannerSnapshot): World {
+  const { set, now } = snapshot;
+  const cls = snapshot.virtualTargetClass;
+  const revision = cls ? currentRevision(set, cls) : undefined;
+  const inFlight = inFlightNames(snapshot.inFlight);
+  const options = resolveOptions(snapshot.options);
+  const context: ClassifyContext = {
+    set,
+    revision,
+    leased: leasedExporterNames(snapshot.leases),
+    everLeased: everLeasedExporterNames(snapshot.leases),
+    endedLeases: endedLeaseNames(snapshot.leases),
+    inFlight,
+    startup: { now, timeoutMs: options.startupTimeoutMs },
+  };
+  const views = snapshot.instances.map((instance) => classifyInstance(instance, context));
+  const known = new Set(views.map((v) => v.name));
+  const creating = snapshot.inFlight?.creating ?? [];
+  const labels = instanceLabels(set, revision ?? set.status?.templateRevision ?? '', false);
+  return {
+    set,
+    cls,
+    provisioner: snapshot.provisioner,
+    now,
+    options,
+    spec: specValues(set, cls),
+    ...(revision !== undefined ? { revision } : {}),
+    inFlight,
+    owned: views.filter((v) => v.state !== 'detached' && v.state !== 'deleting'),
+    virtualCreates: creating.filter((c) => !known.has(c.name)),
+    inFlightCreates: creating.length,
+    demand: pendingDemand(snapshot.leases, labels, now),
+    firstOrdinal: firstFreeOrdinal(set, [...known, ...creating.map((c) => c.name)], snapshot.leases),
+    ...(snapshot.leaseCheck !== undefined ? { leaseCheck: snapshot.leaseCheck } : {}),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Pods and config Secrets, the pipeline's sixth step (plan.ts): an instance that should have a Pod (not
+ * a standby, or promoted this pass) gets one once its Exporter has a credential and an endpoint and
+ * new Pods may start (§3.9, §3.13); a live Pod's config Secret is re-synced when it is missing or
+ * differs from what the reconciler rendered.
+ */
+import type { Action } from './actions';
+import { credentialIssued } from './credential-wait';
+import type { InstanceView } from './instances';
+import type { World } from './observe';
+import { hasPodRole } from './standby';
+
+function sameData(
+  a: Readonly<Record<string, string>> | undefined,
+  b: Readonly<Record<string, string>>,
+): boolean {
+  const keys = new Set([...Object.keys(a ?? {}), ...Object.keys(b)]);
+  for (const key of keys) if ((a ?? {})[key] !== b[key]) return false;
+  return true;
+}
+
+/** The config Secret of a live, kept instance needs writing. */
+function configOutOfDate(view: InstanceView): boolean {
+  const podLive = view.pod === 'Pending' || view.pod === 'Running' || view.pod === 'Unknown';
+  const kept = view.state !== 'retiring' && view.state !== 'failed' && view.state !== 'exited';
+  if (!podLive || !kept) return false;
+  const secret = view.source.configSecret;
+  const desired = view.source.desiredConfigSecretData;
+  return secret === undefined || (desired !== undefined && !sameData(secret.data, desired));
+}
+
+export interface PodsAndConfigs {
+  readonly actions: readonly Action[];
+  /** Renders planned (Pods this pass starts). */
+  readonly rendering: number;
+}
+
+export function podsAndConfigs(
+  world: World,
+  gates: { readonly canStartPods: boolean; readonly parametersValid: boolean },
+  removed: ReadonlySet<string>,
+  promoted: ReadonlySet<string>,
+): PodsAndConfigs {
+  const actions: Action[] = [];
+  let rendering = 0;
+  for (const view of world.owned) {
+    if (removed.has(view.name)) continue;
+    const credential = credentialIssued(view.source);
+    const wantsPod = (hasPodRole(view) && !view.standby) || promoted.has(view.name);
+    if (wantsPod && !view.podPresent && gates.canStartPods && credential) {
+      actions.push({ type: 'RenderInstance', name: view.name });
+      rendering += 1;
+    } else if (gates.parametersValid && credential && configOutOfDate(view)) {
+      actions.push({ type: 'SyncConfigSecret', name: view.name });
+    }
+  }
+  return { actions, rendering };
+}

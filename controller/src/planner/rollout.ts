@@ -1,0 +1,114 @@
+/**
+ * §3.14 template changes: instances carry the template revision; outdated ones are replaced without
+ * breaking the warm buffer.
+ *
+ * - Surge: outdated instances the rules still need get current replacements first, up to
+ *   `rolloutSurgePercent` of the pool (at least one), fewer by the current instances already starting.
+ * - Outdated surplus leaves at once when the ready supply holds without it (a rollout replaces, it
+ *   does not shrink; keeping outdated instances warm through a cooldown would only delay their
+ *   replacement).
+ * - At the ceiling, where no surge fits, one outdated instance leaves first, one at a time.
+ * - A replacement is a standby for a standby; with WaitForFirstConsumer for one with a Pod too,
+ *   unless a waiting lease needs the instance with a Pod.
+ * - Leased instances are replaced after their lease (members.ts keeps them fixed). Rollout removals
+ *   carry `afterCreates` (leaving.ts): the executor skips them when this pass's creates failed.
+ */
+import type { CreateBudget } from './ceiling-burst';
+import { canRemoveReady, tallyOf, type Requirements, type Tally } from './floor-buffer-demand';
+import type { InstanceView } from './instances';
+import type { Member } from './members';
+import type { PlannedRemoval, ScaleInput } from './scale';
+import { compareVictims, type Removals } from './scale-down';
+
+/** Whether the replacement of `outdated` is a standby (see the module doc). */
+function replacementIsStandby(outdated: Member, tally: Tally, req: Requirements): boolean {
+  if (outdated.kind === 'standby') return true;
+  if (!req.waitForFirstConsumer) return false;
+  const withPod = outdated.kind === 'available' || outdated.kind === 'starting';
+  return !(withPod && tally.supply - 1 < req.pending);
+}
+
+/** A gate lets the replacement of `outdated` be made now. */
+function replacementAllowed(input: ScaleInput, outdated: Member, members: readonly Member[]): boolean {
+  const standby = replacementIsStandby(outdated, tallyOf(members, input.req.waitForFirstConsumer), input.req);
+  return standby ? input.canCreate : input.canStartPods;
+}
+
+export interface Surge {
+  /** Outdated members the rules still need, in victim order. */
+  readonly outdatedKept: readonly Member[];
+  /** Replacements the surge budget asks for. */
+  readonly wanted: number;
+  /** Replacements created this pass. */
+  readonly created: number;
+  /** Current instances already starting. */
+  readonly updatedStarting: number;
+}
+
+/** Creates current replacements for outdated instances the rules still need (`victims`: the surplus). */
+export function surge(input: ScaleInput, budget: CreateBudget, victims: readonly Member[]): Surge {
+  const surplus = new Set(victims.map((m) => m.name));
+  const outdatedKept = budget.members
+    .filter((m) => m.removable && !m.current && !surplus.has(m.name))
+    .sort(compareVictims);
+  const allowance = Math.max(1, Math.ceil((input.surgePercent / 100) * budget.members.length));
+  const updatedStarting = budget.members.filter((m) => m.current && m.kind === 'starting').length;
+  const wanted = Math.max(0, Math.min(allowance, outdatedKept.length) - updatedStarting);
+  let created = 0;
+  for (const outdated of outdatedKept.slice(0, wanted)) {
+    const standby = replacementIsStandby(
+      outdated,
+      tallyOf(budget.members, input.req.waitForFirstConsumer),
+      input.req,
+    );
+    if (budget.room() === 0 || !(standby ? input.canCreate : input.canStartPods)) continue;
+    budget.add(standby, 'rollout');
+    created += 1;
+  }
+  return { outdatedKept, wanted, created, updatedStarting };
+}
+
+/** Outdated surplus the window did not take leaves at once while the ready supply holds without it. */
+export function removeOutdatedSurplus(
+  victims: readonly Member[],
+  removals: Removals,
+  target: number,
+  req: Requirements,
+): void {
+  const byWindow = new Set(removals.list.map((r) => r.name));
+  for (const m of victims) {
+    if (m.current || byWindow.has(m.name) || removals.kept - 1 < target) continue;
+    if (canRemoveReady(removals.tally, m, req)) removals.remove(m, 'rollout');
+  }
+}
+
+/**
+ * At the ceiling a rollout cannot surge: one outdated instance leaves first, one at a time — unless
+ * this pass already removes one, which frees the place (a second would cut into the warm buffer), or
+ * something else is leaving or starting.
+ */
+export function outdatedFirstAtCeiling(
+  input: ScaleInput,
+  budget: CreateBudget,
+  step: Surge,
+  removals: readonly PlannedRemoval[],
+): PlannedRemoval | undefined {
+  if (step.wanted === 0 || step.created > 0 || budget.ceiling > 0 || input.leaving > 0) return undefined;
+  if (removals.length > 0 || step.updatedStarting > 0) return undefined;
+  const removed = new Set(removals.map((r) => r.name));
+  const first = step.outdatedKept.find((m) => !removed.has(m.name));
+  if (first === undefined || !replacementAllowed(input, first, budget.members)) return undefined;
+  return { name: first.name, reason: 'rollout' };
+}
+
+/** Outdated instances a rollout still has to replace (none while replacements cannot be made). */
+export function outdatedCount(
+  owned: readonly InstanceView[],
+  removed: ReadonlySet<string>,
+  canCreate: boolean,
+): number {
+  if (!canCreate) return 0;
+  return owned.filter(
+    (v) => !v.current && v.state !== 'disabledByHand' && v.state !== 'retiring' && !removed.has(v.name),
+  ).length;
+}
