@@ -1,5 +1,5 @@
 // What the lab and the simulation (the virtual-exporters-tools package) run of the controller: the
 // manager in their own process, its logger, and the command-line helper both CLIs share. Not an API.
-export { startManager, type Manager, type ManagerDeps } from './manager';
+export { startManager, type Manager } from './manager';
 export { createLogger, type LogLevel } from './operations/logger';
 export { parseCommand } from './operations/parse-command';
