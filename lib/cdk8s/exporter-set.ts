@@ -12,7 +12,7 @@ import {
   type ExporterTemplateInput,
 } from '../manifests/exporter-set';
 import { issueLines } from '../manifests/messages';
-import { objectMetaInput } from '../manifests/object-meta-input';
+import { withObjectMeta } from '../manifests/object-meta-input';
 import { exporterSetProp } from '../manifests/prop-paths';
 import { constructError } from './errors';
 import { toGoDuration, type WithUnits } from './units';
@@ -36,12 +36,12 @@ export function exporterSetInput(
   namespace: string | undefined,
 ): ExporterSetInput {
   const { metadata, virtualTargetClass, scaleDownCooldown, ...options } = props;
-  return {
-    ...options,
-    ...objectMetaInput(metadata, name, namespace),
+  const settings = {
     virtualTargetClassName: virtualTargetClass.name,
     scaleDownCooldown: scaleDownCooldown && toGoDuration(scaleDownCooldown),
+    ...options,
   };
+  return withObjectMeta(settings, metadata, name, namespace);
 }
 
 /**
@@ -55,12 +55,11 @@ export class ExporterSet extends Construct {
   public readonly virtualTargetClass: IVirtualTargetClass;
   /** The generated L1 object; an escape hatch for JSON patches. */
   public readonly resource: ApiObject;
-  private readonly props: ExporterSetProps;
+  private readonly input: ExporterSetInput;
   private readonly drivers: DriverConfig[];
 
   constructor(scope: Construct, id: string, props: ExporterSetProps) {
     super(scope, id);
-    this.props = props;
     this.virtualTargetClass = props.virtualTargetClass;
     this.drivers = [...(props.template.drivers ?? [])];
     this.namespace = props.metadata?.namespace ?? Chart.of(this).namespace;
@@ -69,8 +68,9 @@ export class ExporterSet extends Construct {
       spec: Lazy.any({ produce: () => this.manifest().spec }),
     });
     this.name = this.resource.name;
+    this.input = exporterSetInput(props, this.name, this.namespace);
 
-    const issues = [...derivedSelectorIssues(props), ...validateExporterSet(this.manifest())];
+    const issues = [...derivedSelectorIssues(this.input), ...validateExporterSet(this.manifest())];
     if (issues.length > 0) throw constructError(this, 'ExporterSet', issues, exporterSetProp);
     this.node.addValidation({ validate: () => issueLines(this.synthIssues(), exporterSetProp) });
   }
@@ -80,10 +80,9 @@ export class ExporterSet extends Construct {
     this.drivers.push(driver);
   }
 
-  /** Built from the props at each call, so the object follows `add*` calls. */
+  /** The set as it will be synthesized: its props, with the drivers added since. */
   private manifest(): ExporterSetObject {
-    const input = exporterSetInput(this.props, this.name, this.namespace);
-    return buildExporterSet({ ...input, template: { ...input.template, drivers: this.drivers } });
+    return buildExporterSet({ ...this.input, template: { ...this.input.template, drivers: this.drivers } });
   }
 
   /** Everything checked at synth: the set's own rules again (after add* calls) and its class. */

@@ -27,13 +27,13 @@ export interface QemuPoolProps extends WithUnits<
 export function qemuPoolInput(props: QemuPoolProps, namespace: string | undefined): QemuPoolInput {
   const { metadata, memory, storage, scaleDownCooldown, ...options } = props;
   return {
-    ...options,
     // Unnamed pools get generated names from cdk8s; any valid name will do for the checks.
     name: metadata?.name ?? 'generated',
     namespace,
     memory: memory && toQuantity(memory),
     storage: storage && toQuantity(storage),
     scaleDownCooldown: scaleDownCooldown && toGoDuration(scaleDownCooldown),
+    ...options,
   };
 }
 
@@ -55,13 +55,13 @@ export class QemuPool extends Construct {
 
     const { classOptions, setOptions } = qemuPoolParts(input);
     this.virtualTargetClass = new VirtualTargetClass(this, 'Class', {
-      ...classOptions,
       metadata: { name: props.className ?? props.metadata?.name, namespace },
+      ...classOptions,
     });
     this.exporterSet = new ExporterSet(this, 'Set', {
-      ...setOptions,
       metadata: { ...props.metadata, namespace },
       virtualTargetClass: this.virtualTargetClass,
+      ...setOptions,
       scaleDownCooldown: props.scaleDownCooldown,
     });
   }

@@ -3,7 +3,7 @@ import { Construct, type IConstruct } from 'constructs';
 import * as l1 from '../../imports/virtualtarget.jumpstarter.dev';
 import type { Scheduling, Toleration, VirtualTargetClass as VirtualTargetClassObject } from '../api';
 import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
-import { objectMetaInput } from '../manifests/object-meta-input';
+import { withObjectMeta } from '../manifests/object-meta-input';
 import {
   buildVirtualTargetClass,
   type VirtualTargetClassInput,
@@ -33,7 +33,7 @@ export function virtualTargetClassInput(
   namespace: string | undefined,
 ): VirtualTargetClassInput {
   const { metadata, ...options } = props;
-  return { ...options, ...objectMetaInput(metadata, name, namespace) };
+  return withObjectMeta(options, metadata, name, namespace);
 }
 
 /** How each class defined in this app builds its object; a class imported by name has none. */
@@ -93,13 +93,12 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
   public readonly provisioner: string;
   /** The generated L1 object; an escape hatch for JSON patches. */
   public readonly resource: ApiObject;
-  private readonly props: VirtualTargetClassProps;
+  private readonly input: VirtualTargetClassInput;
   private readonly tolerations: Toleration[];
   private readonly nodeSelector: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: VirtualTargetClassProps) {
     super(scope, id);
-    this.props = props;
     this.provisioner = props.provisioner;
     this.tolerations = [...(props.scheduling?.tolerations ?? [])];
     this.nodeSelector = { ...(props.scheduling?.nodeSelector ?? {}) };
@@ -109,6 +108,7 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
       spec: Lazy.any({ produce: () => toL1Spec(this.manifest().spec) }),
     });
     this.name = this.resource.name;
+    this.input = virtualTargetClassInput(props, this.name, this.namespace);
     manifestBuilders.set(this, () => this.manifest());
 
     const issues = validateVirtualTargetClass(this.manifest());
@@ -129,9 +129,9 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
     this.nodeSelector[key] = value;
   }
 
-  /** Built from the props at each call, so the object follows `add*` calls. */
+  /** The class as it will be synthesized: its props, with the tolerations and node labels added since. */
   private manifest(): VirtualTargetClassObject {
-    const given = this.props.scheduling;
+    const given = this.input.scheduling;
     const scheduling: Scheduling | undefined =
       given || this.tolerations.length > 0 || Object.keys(this.nodeSelector).length > 0
         ? {
@@ -140,10 +140,7 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
             tolerations: this.tolerations.length > 0 ? [...this.tolerations] : undefined,
           }
         : undefined;
-    return buildVirtualTargetClass({
-      ...virtualTargetClassInput(this.props, this.name, this.namespace),
-      scheduling,
-    });
+    return buildVirtualTargetClass({ ...this.input, scheduling });
   }
 }
 

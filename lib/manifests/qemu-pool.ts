@@ -122,15 +122,15 @@ export function buildQemuPool(input: QemuPoolInput): {
   const { classOptions, setOptions } = qemuPoolParts(input);
   return {
     virtualTargetClass: buildVirtualTargetClass({
-      ...classOptions,
       name: className,
       namespace: input.namespace,
+      ...classOptions,
     }),
     exporterSet: buildExporterSet({
-      ...setOptions,
       name: input.name,
       namespace: input.namespace,
       virtualTargetClassName: className,
+      ...setOptions,
     }),
   };
 }

@@ -19,7 +19,7 @@ import {
   type ExporterSetOptions,
   type ExporterTemplateInput,
 } from '../manifests/exporter-set';
-import { objectMetaInput } from '../manifests/object-meta-input';
+import { withObjectMeta } from '../manifests/object-meta-input';
 import { exporterSetProp } from '../manifests/prop-paths';
 import {
   dependsOnWith,
@@ -61,11 +61,8 @@ type SetArgs = pulumi.Unwrap<Omit<ExporterSetArgs, 'virtualTargetClass'>>;
 /** Resolved args as the framework-neutral input; `name` is the component's. */
 export function exporterSetInput(args: SetArgs, name: string, className: string): ExporterSetInput {
   const { metadata, ...options } = args;
-  return {
-    ...options,
-    ...objectMetaInput(metadata, metadata?.name ?? name, metadata?.namespace),
-    virtualTargetClassName: className,
-  };
+  const settings = { virtualTargetClassName: className, ...options };
+  return withObjectMeta(settings, metadata, metadata?.name ?? name, metadata?.namespace);
 }
 
 /**

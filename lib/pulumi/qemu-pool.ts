@@ -42,7 +42,7 @@ export interface QemuPoolArgs extends InputsOf<
 /** Resolved args as the framework-neutral input; `name` is the component's. */
 export function qemuPoolInput(args: pulumi.Unwrap<QemuPoolArgs>, name: string): QemuPoolInput {
   const { metadata, ...options } = args;
-  return { ...options, name: metadata?.name ?? name, namespace: metadata?.namespace };
+  return { name: metadata?.name ?? name, namespace: metadata?.namespace, ...options };
 }
 
 interface ResolvedPool extends QemuPoolParts {

@@ -8,7 +8,7 @@ import {
 } from '../api';
 import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
 import { virtualTargetClassProp } from '../manifests/prop-paths';
-import { objectMetaInput } from '../manifests/object-meta-input';
+import { withObjectMeta } from '../manifests/object-meta-input';
 import {
   buildVirtualTargetClass,
   type VirtualTargetClassInput,
@@ -36,7 +36,7 @@ export function virtualTargetClassInput(
   name: string,
 ): VirtualTargetClassInput {
   const { metadata, ...options } = args;
-  return { ...options, ...objectMetaInput(metadata, metadata?.name ?? name, metadata?.namespace) };
+  return withObjectMeta(options, metadata, metadata?.name ?? name, metadata?.namespace);
 }
 
 /** Classes whose args were plain values: an ExporterSet using one can check its class at once. */
