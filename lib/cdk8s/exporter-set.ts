@@ -18,10 +18,10 @@ import { constructError } from './errors';
 import { toGoDuration, type WithUnits } from './units';
 import { classManifestOf, type IVirtualTargetClass } from './virtual-target-class';
 
-/** What every instance of the set looks like: the framework-neutral template, documented there. */
+/** What every instance of the set looks like: the framework-neutral template (`ExporterTemplateInput`). */
 export type ExporterTemplateProps = ExporterTemplateInput;
 
-/** The set's settings are the framework-neutral ones, documented there, with the cooldown a `Duration`. */
+/** The set's settings are the framework-neutral ones (`ExporterSetOptions`, where each is documented), with the cooldown a `Duration`. */
 export interface ExporterSetProps extends WithUnits<ExporterSetOptions, { scaleDownCooldown: Duration }> {
   /** Name, namespace and labels of the set. @default name generated from the construct path; the chart's namespace */
   readonly metadata?: ApiObjectMetadata;

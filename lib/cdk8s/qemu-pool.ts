@@ -12,7 +12,7 @@ import { VirtualTargetClass } from './virtual-target-class';
 export type { QemuArch } from '../provisioners/qemu/parameters';
 
 /**
- * The pool's settings are the framework-neutral ones, documented there, with sizes as `Size`s and the
+ * The pool's settings are the framework-neutral ones (`QemuPoolOptions`, where each is documented), with sizes as `Size`s and the
  * cooldown a `Duration`.
  */
 export interface QemuPoolProps extends WithUnits<

@@ -20,7 +20,7 @@ export interface IVirtualTargetClass extends IConstruct {
   readonly namespace?: string;
 }
 
-/** The class's settings are the framework-neutral ones, documented there; `metadata` is cdk8s's. */
+/** The class's settings are the framework-neutral ones (`VirtualTargetClassOptions`, where each is documented); `metadata` is cdk8s's. */
 export interface VirtualTargetClassProps extends VirtualTargetClassOptions {
   /** Name, namespace and labels. @default name generated from the construct path; the chart's namespace */
   readonly metadata?: ApiObjectMetadata;

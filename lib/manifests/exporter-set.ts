@@ -11,7 +11,7 @@ import {
 } from '../api';
 import { withDerivedName } from '../core/drivers';
 import { compact, nonEmpty } from './compact';
-import type { ObjectMetaInput } from './object-meta-input';
+import { wireMetadata, type ObjectMetaInput } from './object-meta-input';
 
 /** What every instance of a set looks like. */
 export interface ExporterTemplateInput {
@@ -75,12 +75,7 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
   return compact({
     apiVersion: API_VERSION,
     kind: Kinds.ExporterSet,
-    metadata: {
-      name: input.name,
-      namespace: input.namespace,
-      labels: nonEmpty(input.labels),
-      annotations: nonEmpty(input.annotations),
-    },
+    metadata: wireMetadata(input),
     spec: {
       minReplicas: input.minReplicas ?? Defaults.minReplicas,
       maxReplicas: input.maxReplicas ?? Defaults.maxReplicas,

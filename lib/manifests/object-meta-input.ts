@@ -1,3 +1,6 @@
+import type { ObjectMeta } from '../api';
+import { nonEmpty } from './compact';
+
 /** Name, namespace, labels and annotations of an object a builder writes. */
 export interface ObjectMetaInput {
   readonly name: string;
@@ -7,6 +10,16 @@ export interface ObjectMetaInput {
   readonly labels?: Readonly<Record<string, string>>;
   /** @default none */
   readonly annotations?: Readonly<Record<string, string>>;
+}
+
+/** The object's metadata on the wire; empty label and annotation maps are left out. */
+export function wireMetadata(input: ObjectMetaInput): ObjectMeta {
+  return {
+    name: input.name,
+    namespace: input.namespace,
+    labels: nonEmpty(input.labels),
+    annotations: nonEmpty(input.annotations),
+  };
 }
 
 /**

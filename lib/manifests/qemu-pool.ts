@@ -88,6 +88,7 @@ export interface QemuPoolParts {
   readonly setOptions: ExporterSetOptions;
 }
 
+/** Splits a pool's settings between its class (QEMU provisioner, typed parameters) and its set. */
 export function qemuPoolParts(input: QemuPoolOptions): QemuPoolParts {
   return {
     classOptions: {

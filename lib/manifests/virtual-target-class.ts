@@ -10,8 +10,8 @@ import {
   type Scheduling,
   type VirtualTargetClass,
 } from '../api';
-import { compact, nonEmpty } from './compact';
-import type { ObjectMetaInput } from './object-meta-input';
+import { compact } from './compact';
+import { wireMetadata, type ObjectMetaInput } from './object-meta-input';
 
 /**
  * A VirtualTargetClass's settings besides its metadata, documented once: the cdk8s props and the
@@ -44,12 +44,7 @@ export function buildVirtualTargetClass(input: VirtualTargetClassInput): Virtual
   return compact({
     apiVersion: API_VERSION,
     kind: Kinds.VirtualTargetClass,
-    metadata: {
-      name: input.name,
-      namespace: input.namespace,
-      labels: nonEmpty(input.labels),
-      annotations: nonEmpty(input.annotations),
-    },
+    metadata: wireMetadata(input),
     spec: {
       provisioner: input.provisioner,
       bindingMode: input.bindingMode ?? Defaults.bindingMode,

@@ -14,7 +14,7 @@ import { dependsOnWith, invalidArgsError, isPlain, resolve, TYPE_PREFIX, type In
 import { kubernetesObject } from './kubernetes-object';
 
 /**
- * The framework-neutral installer settings, documented there. The layout fields, which decide which
+ * The framework-neutral installer settings (`ExporterSetControllerInput`, where each is documented). The layout fields, which decide which
  * objects exist (`provisioners`, `watchNamespaces`, `installCrds`, `installJumpstarterCrds`), are plain
  * values, because Pulumi must know its resources before Outputs resolve; the rest may be Inputs.
  */

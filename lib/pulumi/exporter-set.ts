@@ -43,7 +43,7 @@ export type ExporterTemplateArgs = InputsOf<
 >;
 
 /**
- * The framework-neutral set settings, documented there, as Inputs (the cooldown a Go duration string);
+ * The framework-neutral set settings (`ExporterSetOptions`, where each is documented) as Inputs (the cooldown a Go duration string);
  * `metadata` is Pulumi's.
  */
 export interface ExporterSetArgs extends InputsOf<ExporterSetOptions, { template: ExporterTemplateArgs }> {

@@ -22,7 +22,7 @@ import { VirtualTargetClass } from './virtual-target-class';
 export type { QemuArch } from '../provisioners/qemu/parameters';
 
 /**
- * The framework-neutral pool settings, documented there, as Inputs. Units are strings, as the CRDs
+ * The framework-neutral pool settings (`QemuPoolOptions`, where each is documented) as Inputs. Units are strings, as the CRDs
  * store them: `memory: '8Gi'` and `storage: '16Gi'` are Kubernetes quantities, `scaleDownCooldown: '10m'`
  * a Go duration.
  */

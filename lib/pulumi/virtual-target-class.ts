@@ -24,7 +24,7 @@ import {
   type ObjectMetadataArgs,
 } from './args';
 
-/** The framework-neutral class settings, documented there, as Inputs; `metadata` is Pulumi's. */
+/** The framework-neutral class settings (`VirtualTargetClassOptions`, where each is documented) as Inputs; `metadata` is Pulumi's. */
 export interface VirtualTargetClassArgs extends InputsOf<VirtualTargetClassOptions> {
   /** Name, namespace, labels and annotations. @default name: the component's name; namespace: the provider's */
   readonly metadata?: pulumi.Input<ObjectMetadataArgs>;
