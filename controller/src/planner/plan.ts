@@ -71,6 +71,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     scaled.promoted,
   );
   const actions: Action[] = [
+    // §3.12: a set of ours gets the drain finalizer first (the executor applies nothing else without it).
     ...((world.set.metadata?.finalizers ?? []).includes(DRAIN_FINALIZER)
       ? []
       : [{ type: 'AddFinalizer' } as const]),

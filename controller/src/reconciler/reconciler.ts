@@ -1,7 +1,8 @@
 /**
  * One reconcile pass for one ExporterSet key (SPEC §3, level-triggered): read the set's world from
- * the caches, plan, apply the plan, and write the status through `/status` once — only when it differs
- * from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
+ * the caches, plan (again with the live Lease list when the plan deletes Exporters), apply the plan,
+ * and write the status the planner's `finalizeStatus` makes of the outcome through `/status` once —
+ * only when it differs from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
  * applied and the conditions that changed; the pool's metrics are updated.
  *
  * A set missing from the cache was deleted: everything kept for it (expectations, create window, status
