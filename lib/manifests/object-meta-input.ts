@@ -3,6 +3,7 @@ import { nonEmpty } from './compact';
 
 /** Name, namespace, labels and annotations of an object a builder writes. */
 export interface ObjectMetaInput {
+  /** The Kubernetes name. */
   readonly name: string;
   /** @default none: the object takes the namespace it is applied in */
   readonly namespace?: string;
