@@ -17,8 +17,9 @@
  * - Renders happen here (config Secret, then Pod): a credential Secret without a token yet is a
  *   transient error like any other.
  *
- * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: the reconciler
- * reads it and plans again (reconciler.ts `withLeaseCheck`) before the plan comes here.
+ * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: right before the
+ * deletes the reconciler's `confirmDeletes` reads it and plans again (reconciler.ts `withLeaseCheck`);
+ * only the deletes that plan holds are sent. Read there, the list is as fresh as the deletes need.
  */
 import { type Action, type CreateExporterAction, type LabelInstanceAction, type Plan } from '../planner';
 import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
@@ -104,7 +105,17 @@ export class Limiter {
 /** Groups sent while the create batch is in flight (they concern instances that exist already). */
 const ALONGSIDE_CREATES: ReadonlySet<Action['type']> = new Set(['PromoteStandby', 'RenderInstance']);
 
-export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): Promise<Execution> {
+/**
+ * Applies `plan`. `confirmDeletes`, when given, is called right before the Exporter deletes (and only
+ * when there are any): it returns the plan made again with the live Lease list (SPEC §3.7, reconciler.ts
+ * `withLeaseCheck`), and only the deletes that plan still holds are sent.
+ */
+export async function execute(
+  world: SetWorld,
+  plan: Plan,
+  deps: ExecutorDeps,
+  confirmDeletes?: () => Promise<Plan>,
+): Promise<Execution> {
   const { clients, expectations } = deps;
   const { key, snapshot } = world;
   const set = snapshot.set;
@@ -266,8 +277,15 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
   if (creates.length === 0 && (snapshot.inFlight?.creating?.length ?? 0) === 0) deps.slowStart.forget(key);
   await startAlongside();
   const rest = others.filter((a) => a.type !== 'AddFinalizer' && !ALONGSIDE_CREATES.has(a.type));
+  const confirmed =
+    confirmDeletes && rest.some((a) => a.type === 'DeleteExporter')
+      ? new Set(
+          (await confirmDeletes()).actions.flatMap((a) => (a.type === 'DeleteExporter' ? [a.name] : [])),
+        )
+      : undefined;
   await runGroups(rest, (group) =>
     inParallel(group, WRITE_CONCURRENCY, async (action) => {
+      if (action.type === 'DeleteExporter' && confirmed && !confirmed.has(action.name)) return;
       if (createFailed && 'afterCreates' in action && action.afterCreates) return;
       await runCaught(action);
     }),
