@@ -13,8 +13,9 @@
  * - **`afterCreates`**: a removal the planner made conditional on this pass's creates is skipped when
  *   one of them failed.
  *
- * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: the reconciler
- * reads it and plans again before the plan comes here.
+ * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: right before the
+ * deletes the reconciler's `confirmDeletes` reads it and plans again (reconciler.ts `withLeaseCheck`);
+ * only the deletes that plan holds are sent. Read there, the list is as fresh as the deletes need.
  */
 import { ConditionReasons } from 'virtual-exporters/internal';
 import type { KubeClients } from '../kube/clients';
@@ -44,7 +45,17 @@ const ALONGSIDE_CREATES: ReadonlySet<ActionType> = new Set(['PromoteStandby', 'R
 /** The groups sent before the others: the finalizer, then the creates with what overlaps them. */
 const FIRST: ReadonlySet<ActionType> = new Set(['AddFinalizer', 'CreateExporter', ...ALONGSIDE_CREATES]);
 
-export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): Promise<Execution> {
+/**
+ * Applies `plan`. `confirmDeletes`, when given, is called right before the Exporter deletes (and only
+ * when there are any): it returns the plan made again with the live Lease list, and only the deletes
+ * that plan still holds are sent.
+ */
+export async function execute(
+  world: SetWorld,
+  plan: Plan,
+  deps: ExecutorDeps,
+  confirmDeletes?: () => Promise<Plan>,
+): Promise<Execution> {
   const { key, snapshot } = world;
   const record = new ExecutionRecord(key, deps.expectations);
   const apply = async (action: Action): Promise<ActionOutcome> => {
@@ -75,10 +86,25 @@ export async function execute(world: SetWorld, plan: Plan, deps: ExecutorDeps): 
   await alongside;
 
   const later = plan.actions.filter((a) => !FIRST.has(a.type));
-  const rest = later.filter((a) => !(failed && 'afterCreates' in a && a.afterCreates === true));
+  const confirmed = await confirmedDeletes(later, confirmDeletes);
+  const rest = later.filter(
+    (a) =>
+      !(failed && 'afterCreates' in a && a.afterCreates === true) &&
+      !(a.type === 'DeleteExporter' && confirmed && !confirmed.has(a.name)),
+  );
   const writes = new Limiter(WRITE_CONCURRENCY);
   await sendGroups(groupsOf(rest), undefined, (group) => writes.forEach(group, apply));
   return record.result();
+}
+
+/** The Exporter deletes the plan made with the live Lease list still holds (undefined: no check asked). */
+async function confirmedDeletes(
+  actions: readonly Action[],
+  confirmDeletes: (() => Promise<Plan>) | undefined,
+): Promise<ReadonlySet<string> | undefined> {
+  if (!confirmDeletes || !actions.some((a) => a.type === 'DeleteExporter')) return undefined;
+  const again = await confirmDeletes();
+  return new Set(again.actions.flatMap((a) => (a.type === 'DeleteExporter' ? [a.name] : [])));
 }
 
 /** The plan's actions by type, in the plan's order of groups. */

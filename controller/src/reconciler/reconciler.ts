@@ -1,6 +1,6 @@
 /**
  * One reconcile pass for one ExporterSet key (SPEC §3, level-triggered): read the set's world from
- * the caches, plan (again with the live Lease list when the plan deletes Exporters), apply the plan,
+ * the caches, plan (again with the live Lease list right before Exporter deletes), apply the plan,
  * and write the status the planner's `finalizeStatus` makes of the outcome through `/status` once —
  * only when it differs from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
  * applied and the conditions that changed; the pool's metrics are updated.
@@ -47,9 +47,10 @@ const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStand
 const DOWN: ReadonlySet<Action['type']> = new Set(['DeleteExporter', 'ReleaseExporter']);
 
 /**
- * The plan to execute (SPEC §3.7): when `first` deletes Exporters, the live Lease list is read (the
- * cache may lag Jumpstarter, which can assign an instance until it has seen the disable) and the pass
- * planned again with it, so no instance a live lease names is deleted; a failed list deletes nothing.
+ * The plan with its deletes confirmed (SPEC §3.7): when `first` deletes Exporters, the live Lease list
+ * is read (the cache may lag Jumpstarter, which can assign an instance until it has seen the disable)
+ * and the pass planned again with it, so no instance a live lease names is deleted; a failed list
+ * deletes nothing. The executor asks for it right before the deletes, so the list is fresh.
  */
 export async function withLeaseCheck(
   first: Plan,
@@ -109,9 +110,14 @@ export class Reconciler {
       this.forget(key);
       return {};
     }
-    const result = await withLeaseCheck(first, world.snapshot, deps.clients);
     deps.latencies?.observe(key, ref, world.snapshot);
-    const execution = await execute(world, result, deps);
+    let confirmed: Plan | undefined;
+    const execution = await execute(world, first, deps, async () => {
+      confirmed = await withLeaseCheck(first, world.snapshot, deps.clients);
+      return confirmed;
+    });
+    // The plan made with the live Lease list, when the deletes asked for one, is the pass's plan.
+    const result = confirmed ?? first;
     const status = finalizeStatus(result, { ...execution, now: deps.clock.now() });
     const replicaFailure = execution.replicaFailure ?? result.statusInputs?.deleteFailure;
     const gone =

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ConditionTypes, JUMPSTARTER_API_VERSION } from 'virtual-exporters/internal';
 import { createClients } from '../../src/kube/clients';
 import { finalizeStatus, plan, type Plan, type PlannerSnapshot } from '../../src/planner';
-import { execute } from '../../src/reconciler/executor';
+import { execute, type Execution } from '../../src/reconciler/executor';
 import { Expectations } from '../../src/reconciler/expectations';
 import { withLeaseCheck } from '../../src/reconciler/reconciler';
 import { SlowStart } from '../../src/reconciler/slow-start';
@@ -78,9 +78,21 @@ function world(s: PlannerSnapshot): SetWorld {
   };
 }
 
-/** Plans the pass with the live Lease check, as the reconciler does. */
-async function planned(c: TestCluster, s: PlannerSnapshot): Promise<Plan> {
-  return withLeaseCheck(plan(s), s, createClients(c.kubeConfigFor('controller', NS)));
+/**
+ * Plans and executes the pass as the reconciler does: the executor asks for the plan made again with
+ * the live Lease list right before its deletes. Returns the outcome and the pass's final plan.
+ */
+async function pass(c: TestCluster, s: PlannerSnapshot): Promise<{ execution: Execution; result: Plan }> {
+  const clients = createClients(c.kubeConfigFor('controller', NS));
+  const first = plan(s);
+  let confirmed: Plan | undefined;
+  const execution = await execute(
+    world(s),
+    first,
+    { clients, expectations: new Expectations(c.clock), slowStart: new SlowStart() },
+    async () => (confirmed = await withLeaseCheck(first, s, clients)),
+  );
+  return { execution, result: confirmed ?? first };
 }
 
 const remaining = (c: TestCluster) =>
@@ -92,13 +104,7 @@ const remaining = (c: TestCluster) =>
 describe('lease confirmation before deletes', () => {
   it('keeps an instance a live Lease names and deletes the others', async () => {
     const c = await setUp();
-    const clients = createClients(c.kubeConfigFor('controller', NS));
-    const s = snapshotDeleting([0, 1, 2]);
-    const execution = await execute(world(s), await planned(c, s), {
-      clients,
-      expectations: new Expectations(c.clock),
-      slowStart: new SlowStart(),
-    });
+    const { execution } = await pass(c, snapshotDeleting([0, 1, 2]));
     expect(execution.applied.map((a) => (a as { name: string }).name).sort()).toEqual(['pool-1', 'pool-2']);
     expect(execution.replicaFailure).toBeUndefined();
     expect(remaining(c)).toEqual(['pool-0']);
@@ -108,14 +114,8 @@ describe('lease confirmation before deletes', () => {
   it('deletes nothing when the Lease list fails, and says so', async () => {
     const c = await setUp();
     c.faults.add({ kind: 'error', code: 503, verb: 'list', resource: 'leases' });
-    const clients = createClients(c.kubeConfigFor('controller', NS));
     const s = snapshotDeleting([1, 2]);
-    const result = await planned(c, s);
-    const execution = await execute(world(s), result, {
-      clients,
-      expectations: new Expectations(c.clock),
-      slowStart: new SlowStart(),
-    });
+    const { execution, result } = await pass(c, s);
     expect(execution.applied).toEqual([]);
     const status = finalizeStatus(result, { ...execution, now: s.now });
     const failure = status?.conditions?.find((cond) => cond.type === ConditionTypes.ReplicaFailure);
@@ -125,13 +125,7 @@ describe('lease confirmation before deletes', () => {
 
   it('lists no Leases in a pass without deletes', async () => {
     const c = await setUp();
-    const clients = createClients(c.kubeConfigFor('controller', NS));
-    const s = snapshotDeleting([]);
-    await execute(world(s), await planned(c, s), {
-      clients,
-      expectations: new Expectations(c.clock),
-      slowStart: new SlowStart(),
-    });
+    await pass(c, snapshotDeleting([]));
     expect(c.counters.total({ identity: 'controller', resource: 'leases' })).toBe(0);
   });
 });
