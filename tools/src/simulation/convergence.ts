@@ -1,5 +1,5 @@
 /**
- * What a settled lab looks like once faults stop (issue 7), judged from the store alone by recounting
+ * What a settled lab looks like once faults stop, judged from the store alone by recounting
  * — an oracle independent of the planner: every lease the sets can serve is served; every set meets
  * its floor and warm buffer, carries no runaway surplus, stays within its ceiling, reports counters
  * equal to a recount (upstream's meanings, INTEROP §1.3), upstream's conditions as upstream's rules
@@ -208,7 +208,7 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     // Immediate binding keeps minReplicas ready (with WaitForFirstConsumer the floor is standbys). The
     // floor counts instances: a leased instance that went offline is never touched until its lease
     // ends, so it fills its place in the floor while Available=False says, truthfully, that it is not
-    // ready (seed 547).
+    // ready.
     const minimumReady = (minReplicas === 0 && mine.length === 0) || online.length >= minReplicas;
     if (isTrue(conditions, 'Available') !== minimumReady)
       say(`${shown('Available')}, ${online.length} online`);

@@ -1,5 +1,5 @@
 /**
- * The invariants the simulation checks at every change of the store (issue 7), from the objects
+ * The invariants the simulation checks at every change of the store, from the objects
  * alone — an oracle independent of the planner's code:
  *
  * - **leased-deleted**: an Exporter is deleted (or marked for deletion) while a Lease that has not

@@ -1,5 +1,5 @@
 /**
- * The random lab of one seed (issue 7): classes with random binding modes and reclaim policies, sets
+ * The random lab of one seed: classes with random binding modes and reclaim policies, sets
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
  * changes, class edits that break and fix parameters, resizes, set deletions, controller restarts, Pod
  * crashes) and the fault rates of the API. Pure: the seed decides everything.

@@ -1,5 +1,5 @@
 /**
- * `npm run simulate -- --seeds N` (issue 7): runs seeds of the randomized simulation on `--jobs`
+ * `npm run simulate -- --seeds N`: runs seeds of the randomized simulation on `--jobs`
  * worker processes (each seed gets its own test cluster and controller), prints a summary with the
  * fault counts and a reproduction command per failing seed, and exits 1 when any invariant failed.
  */

@@ -1,5 +1,5 @@
 /**
- * One seed of the randomized simulation (issue 7): the seed's lab on a fresh test cluster with the
+ * One seed of the randomized simulation: the seed's lab on a fresh test cluster with the
  * Jumpstarter and kubelet simulators, the real controller in-process on the cluster's clock, the API
  * faults of the plan on the controller's requests, and the plan's operations at their times. Then the
  * calm phase: faults stop, broken classes are fixed, the controller runs, every lease is released and
