@@ -54,8 +54,20 @@ import { toWire, type PodObject, type SecretObject } from './wire';
 
 export { podCacheView, withoutManagedFields } from './cache-views';
 
-export type InformerName =
-  'exporterSets' | 'virtualTargetClasses' | 'exporters' | 'leases' | 'pods' | 'secrets';
+/** What each informer caches, by the informer's name (Leases are Jumpstarter's). */
+export interface WatchedObjects {
+  readonly exporterSets: ExporterSet;
+  readonly virtualTargetClasses: VirtualTargetClass;
+  readonly exporters: Exporter;
+  readonly leases: Lease;
+  readonly pods: PodObject;
+  readonly secrets: SecretObject;
+}
+
+export type InformerName = keyof WatchedObjects;
+
+/** One informer per watched kind. */
+export type InformersByName = { readonly [K in InformerName]: ResourceInformer<WatchedObjects[K]> };
 
 /** The label filter of each informer unless overridden; absent: unfiltered. */
 export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {};
@@ -122,14 +134,7 @@ export interface ControllerInformersOptions extends Pick<
   readonly onError?: (error: unknown, context: InformerErrorContext) => void;
 }
 
-export interface ControllerInformers {
-  readonly exporterSets: ResourceInformer<ExporterSet>;
-  readonly virtualTargetClasses: ResourceInformer<VirtualTargetClass>;
-  readonly exporters: ResourceInformer<Exporter>;
-  /** Jumpstarter's Leases. */
-  readonly leases: ResourceInformer<Lease>;
-  readonly pods: ResourceInformer<PodObject>;
-  readonly secrets: ResourceInformer<SecretObject>;
+export interface ControllerInformers extends InformersByName {
   /** Every informer, for starting, stopping and readiness. */
   readonly all: readonly ResourceInformer<WireObject>[];
   start(): void;

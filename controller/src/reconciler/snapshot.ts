@@ -10,13 +10,11 @@ import {
   configSecretName,
   type Exporter,
   type ExporterSet,
-  type Lease,
   type RenderedInstance,
-  type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import type { CachedSecret } from '../kube/cache-views';
 import type { CacheView } from '../kube/informer';
-import type { PodObject, SecretObject } from '../kube/wire';
+import type { InformerName, WatchedObjects } from '../kube/informers';
 import {
   concernsSet,
   isOwnedBy,
@@ -33,14 +31,8 @@ import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
 import type { StatusMemo } from './status-memo';
 
-export interface SnapshotCaches {
-  readonly exporterSets: CacheView<ExporterSet>;
-  readonly virtualTargetClasses: CacheView<VirtualTargetClass>;
-  readonly exporters: CacheView<Exporter>;
-  readonly leases: CacheView<Lease>;
-  readonly pods: CacheView<PodObject>;
-  readonly secrets: CacheView<SecretObject>;
-}
+/** What a pass reads: the informers' caches, one per watched kind. */
+export type SnapshotCaches = { readonly [K in InformerName]: CacheView<WatchedObjects[K]> };
 
 export interface SnapshotDeps extends RenderDeps {
   readonly caches: SnapshotCaches;
