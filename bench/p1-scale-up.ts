@@ -188,7 +188,7 @@ async function loopRun(waitForCredential: boolean) {
       ExporterSet,
       VirtualTargetClass,
     ];
-    const revision = currentRevision(exporterSet, virtualTargetClass);
+    const revision = currentRevision(exporterSet, virtualTargetClass) ?? '';
     const parameters = mergeParameters(virtualTargetClass.spec?.parameters, exporterSet.spec?.parameters);
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromString(cluster.kubeconfigs[LOOP_IDENTITY]);

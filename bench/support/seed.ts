@@ -130,7 +130,7 @@ export async function seedSettledPools(
         namespace,
         setObject(name, layout.setSpec ?? {}, true),
       ) as unknown as ExporterSet;
-      const revision = currentRevision(set, cls);
+      const revision = currentRevision(set, cls) ?? '';
       const names: string[] = [];
       for (let i = 0; i < layout.instancesPerSet; i++) {
         const exporter = desiredExporter(set, `${name}-${i}`, i, revision, false);

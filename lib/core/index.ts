@@ -15,3 +15,4 @@ export * from './validate-virtual-target-class';
 export * from './validate-exporter-set';
 export * from './validate-references';
 export * from './bounds';
+export * from './depth';

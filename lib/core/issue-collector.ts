@@ -5,6 +5,7 @@
  * Absent means `undefined` or `null`: the API server prunes `null` from fields that are not nullable,
  * and cdk8s drops it when rendering, so an optional field set to `null` is simply not set.
  */
+import { nestingIssue } from './depth';
 import type { ValidationIssue } from './issue';
 import { isPlainObject } from './merge';
 import { keyPath } from './path';
@@ -49,6 +50,12 @@ export class IssueCollector {
     if (isPlainObject(value)) return value;
     this.add(path, 'must be an object', value);
     return undefined;
+  }
+
+  /** Records an issue when a schemaless value is nested deeper than MAX_USER_DATA_DEPTH (depth.ts). */
+  shallow(value: unknown, path: string): void {
+    const issue = nestingIssue(path, value);
+    if (issue) this.issues.push(issue);
   }
 
   list(value: unknown, path: string, required?: RequiredHint): unknown[] | undefined {

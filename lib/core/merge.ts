@@ -7,13 +7,16 @@
  * - an `undefined` override (or a missing key) keeps the base value;
  * - the inputs are never mutated and the result shares no object or list with them;
  * - the keys `__proto__`, `constructor` and `prototype` are dropped at every depth, so parameters
- *   read from JSON or YAML cannot reach `Object.prototype` through the result.
+ *   read from JSON or YAML cannot reach `Object.prototype` through the result;
+ * - input nested deeper than MAX_WALK_DEPTH (depth.ts) throws a NestingTooDeepError instead of
+ *   overflowing the stack.
  *
  * Result objects are ordinary `{}` objects, not `Object.create(null)` ones: cdk8s refuses to render
  * objects without `Object` as constructor, and no write through a prototype setter can happen because
  * the three keys above are never assigned.
  */
 import type { JsonObject } from '../api';
+import { assertNestingWithin } from './depth';
 
 /** Keys that could reach or replace a prototype when assigned; never copied. */
 const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -35,13 +38,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  */
 export function deepCopy<T>(value: T): T;
 export function deepCopy(value: unknown): unknown {
+  assertNestingWithin(value, 'the data to copy');
+  return copyValue(value);
+}
+
+function copyValue(value: unknown): unknown {
   // Array.from builds the copy in this realm, even for a list from a vm context or structuredClone.
-  if (Array.isArray(value)) return Array.from(value as unknown[], (item) => deepCopy(item));
+  if (Array.isArray(value)) return Array.from(value as unknown[], (item) => copyValue(item));
   if (!isPlainObject(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     if (UNSAFE_KEYS.has(key)) continue;
-    const item = deepCopy(value[key]);
+    const item = copyValue(value[key]);
     if (item !== undefined) copy[key] = item;
   }
   return copy;
@@ -57,12 +65,18 @@ export function deepMerge(base: JsonObject, override: JsonObject | undefined): J
 export function deepMerge(base: JsonObject | undefined, override: JsonObject): JsonObject;
 export function deepMerge(base: unknown, override: unknown): unknown;
 export function deepMerge(base: unknown, override: unknown): unknown {
-  if (override === undefined) return deepCopy(base);
-  if (!isPlainObject(base) || !isPlainObject(override)) return deepCopy(override);
+  assertNestingWithin(base, 'the base of the merge');
+  assertNestingWithin(override, 'the override of the merge');
+  return mergeValues(base, override);
+}
+
+function mergeValues(base: unknown, override: unknown): unknown {
+  if (override === undefined) return copyValue(base);
+  if (!isPlainObject(base) || !isPlainObject(override)) return copyValue(override);
   const merged: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(base), ...Object.keys(override)])) {
     if (UNSAFE_KEYS.has(key)) continue;
-    const value = deepMerge(own(base, key), own(override, key));
+    const value = mergeValues(own(base, key), own(override, key));
     if (value !== undefined) merged[key] = value;
   }
   return merged;

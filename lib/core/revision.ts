@@ -4,14 +4,17 @@
  */
 import { createHash } from 'node:crypto';
 import type { ExporterTemplate, Images, JsonObject, Scheduling } from '../api';
+import { assertNestingWithin } from './depth';
 import { isPlainObject } from './merge';
 
 /**
  * JSON with object keys sorted at every depth, so equal data gives equal text whatever the key
  * order. Follows JSON.stringify otherwise: members whose value is undefined (or a function) are left
- * out, such values in lists and non-finite numbers become null.
+ * out, such values in lists and non-finite numbers become null. Data nested deeper than MAX_WALK_DEPTH
+ * (depth.ts) throws a NestingTooDeepError.
  */
 export function canonicalJson(value: unknown): string {
+  assertNestingWithin(value, 'the data to serialise');
   return JSON.stringify(sortKeys(value)) ?? 'null';
 }
 

@@ -87,6 +87,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   if (!isAbsent(spec.parameters) && !isPlainObject(spec.parameters)) {
     issues.add('spec.parameters', RuleMessages.parametersObject, spec.parameters);
   }
+  issues.shallow(spec.parameters, 'spec.parameters');
   checkImages(issues, spec.images, 'spec.images');
 
   let selectorValid = false;
@@ -185,6 +186,7 @@ function checkDrivers(issues: IssueCollector, value: unknown): void {
       );
     }
     issues.object(driver.config, fieldPath(path, 'config'));
+    issues.shallow(driver.config, fieldPath(path, 'config'));
     tooLong(issues, name, fieldPath(path, 'name'), Bounds.driverName);
     tooLong(issues, type, fieldPath(path, 'type'), Bounds.driverType);
     tooLong(issues, ref, fieldPath(path, 'ref'), Bounds.driverRef);

@@ -7,6 +7,7 @@
 import { ProvisionerNames, type DriverConfig, type ExporterSet, type VirtualTargetClass } from '../api';
 import { prefixIssues, type ValidationIssue } from './issue';
 import { isAbsent } from './issue-collector';
+import { nestingIssue } from './depth';
 import { isPlainObject, mergeParameters } from './merge';
 
 export interface ReferenceValidationOptions {
@@ -101,6 +102,12 @@ export function validateExporterSetReferences(
   const setParameters = set.spec?.parameters;
   // A non-object top level is reported by the class or set validator; merging it would mislead.
   if (!isObjectOrAbsent(classParameters) || !isObjectOrAbsent(setParameters)) return issues;
+  // Too deep to merge safely: say so for whichever side it is, instead of validating.
+  const tooDeep = [
+    nestingIssue(`VirtualTargetClass "${clsName ?? className}" spec.parameters`, classParameters),
+    nestingIssue('spec.parameters', setParameters),
+  ].filter((issue) => issue !== undefined);
+  if (tooDeep.length > 0) return [...issues, ...tooDeep];
   const merged = mergeParameters(classParameters, setParameters);
   let found: ValidationIssue[];
   try {

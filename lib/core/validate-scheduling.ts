@@ -24,6 +24,7 @@ export function checkScheduling(issues: IssueCollector, value: unknown, path: st
   });
   checkResources(issues, scheduling.resources, fieldPath(path, 'resources'));
   issues.object(scheduling.affinity, fieldPath(path, 'affinity'));
+  issues.shallow(scheduling.affinity, fieldPath(path, 'affinity'));
   issues.string(scheduling.priorityClassName, fieldPath(path, 'priorityClassName'));
   issues.string(scheduling.runtimeClassName, fieldPath(path, 'runtimeClassName'));
 }

@@ -33,6 +33,7 @@ export function validateVirtualTargetClass(obj: unknown): ValidationIssue[] {
   if (!isPlainObjectOrAbsent(spec.parameters)) {
     issues.add('spec.parameters', RuleMessages.parametersObject, spec.parameters);
   }
+  issues.shallow(spec.parameters, 'spec.parameters');
   const credentials = issues.object(spec.credentialsSecretRef, 'spec.credentialsSecretRef');
   // Upstream defaults the name to "" and accepts it, so only the type is checked.
   if (credentials) issues.string(credentials.name, 'spec.credentialsSecretRef.name');

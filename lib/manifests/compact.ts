@@ -1,17 +1,27 @@
 /**
- * Drops `undefined` members (recursively, through plain objects and arrays) so builders can write
+ * Drops `undefined` members (at any depth, through plain objects and arrays) so builders can write
  * `{ a: props.a }` and still produce the minimal, deterministic object a GitOps diff expects.
+ * Iterative: it runs before validation, on user data of any depth (§3.19).
  */
 export function compact<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((v) => compact(v)) as T;
-  if (isRecord(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      if (v !== undefined) out[k] = compact(v);
+  const copyOf = (item: unknown): unknown =>
+    Array.isArray(item) ? new Array<unknown>(item.length) : isRecord(item) ? {} : item;
+  const root = copyOf(value);
+  const stack: Array<readonly [unknown, unknown]> = [[value, root]];
+  while (stack.length > 0) {
+    const [source, target] = stack.pop()!;
+    if (source === target) continue; // a scalar
+    const entries = Array.isArray(source)
+      ? source.map((item, index) => [index, item] as const)
+      : Object.entries(source as Record<string, unknown>);
+    for (const [key, item] of entries) {
+      if (item === undefined && !Array.isArray(source)) continue;
+      const copy = copyOf(item);
+      (target as Record<string | number, unknown>)[key] = copy;
+      if (copy !== item) stack.push([item, copy]);
     }
-    return out as T;
   }
-  return value;
+  return root as T;
 }
 
 // Null-prototype records (what a pollution-safe merge returns) become ordinary objects here.

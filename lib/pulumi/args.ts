@@ -36,10 +36,18 @@ export interface ObjectMetadataArgs {
  * constructor, so a mistake fails at the line that made it, as it does in cdk8s.
  */
 export function isPlain(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return true;
-  if (pulumi.Output.isInstance(value) || pulumi.Resource.isInstance(value)) return false;
-  if (typeof (value as { then?: unknown }).then === 'function') return false;
-  return Object.values(value).every(isPlain);
+  // Iterative: args are user data of any depth (§3.19); each object is looked at once.
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== 'object' || seen.has(item)) continue;
+    seen.add(item);
+    if (pulumi.Output.isInstance(item) || pulumi.Resource.isInstance(item)) return false;
+    if (typeof (item as { then?: unknown }).then === 'function') return false;
+    stack.push(...Object.values(item));
+  }
+  return true;
 }
 
 /** Every Input inside `args`, at any depth, resolved. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Duration } from 'cdk8s';
 import { ExporterSet, VirtualTargetClass, type ExporterSetProps } from '../../lib/cdk8s';
-import { RuleMessages } from '../../lib/api';
+import { RuleMessages, type JsonObject } from '../../lib/api';
 import { findObject, synth, testChart } from '../support/synth';
 
 function qemuClass(chart: ReturnType<typeof testChart>, parameters?: Record<string, any>) {
@@ -177,6 +177,33 @@ describe('ExporterSet construct', () => {
         () => new ExporterSet(chart, 'Pool', { virtualTargetClass: qemuClass(chart), template, ...props }),
       ).toThrow(`[test/Pool] invalid ExporterSet: ${message}`);
     });
+
+    it.each([1_000, 10_000])(
+      'rejects parameters or a driver config %i levels deep at synth time, naming the prop and the limit',
+      (levels) => {
+        let deep: JsonObject = { leaf: 1 };
+        for (let i = 1; i < levels; i++) deep = { a: deep };
+        const chart = testChart();
+        expect(
+          () =>
+            new ExporterSet(chart, 'Pool', {
+              virtualTargetClass: qemuClass(chart),
+              template,
+              parameters: deep,
+            }),
+        ).toThrow(/^\[test\/Pool\] invalid ExporterSet: parameters: is nested more than 100 levels deep/);
+        const other = testChart();
+        expect(
+          () =>
+            new ExporterSet(other, 'Deep', {
+              virtualTargetClass: VirtualTargetClass.fromName(other, 'Class', 'qemu'),
+              template: { ...template, drivers: [{ type: 'example.Driver', config: deep }] },
+            }),
+        ).toThrow(
+          /^\[test\/Deep\] invalid ExporterSet: template\.drivers\[0\]\.config: is nested more than 100/,
+        );
+      },
+    );
 
     it('allows any minimums when maxReplicas is 0 (unbounded)', () => {
       const chart = testChart();

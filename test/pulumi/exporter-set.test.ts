@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
-import { RuleMessages } from '../../lib/api';
+import { RuleMessages, type JsonObject } from '../../lib/api';
 import { MockStack, valueOf } from './support/mock-stack';
 
 const stack = await MockStack.start();
@@ -196,6 +196,22 @@ describe('ExporterSet component', () => {
         }),
     ).toThrow(
       /^\[virtual-exporters:index:ExporterSet::es-bad-params\] invalid ExporterSet: parameters\.resources\.memory="lots": /,
+    );
+  });
+
+  it('rejects parameters nested 10,000 deep at once, naming the prop and the limit', () => {
+    let deep: JsonObject = { leaf: 1 };
+    for (let i = 1; i < 10_000; i++) deep = { a: deep };
+    expect(
+      () =>
+        new ExporterSet('es-deep', {
+          metadata: { namespace: 'lab' },
+          virtualTargetClass: 'qemu',
+          template,
+          parameters: deep,
+        }),
+    ).toThrow(
+      /^\[virtual-exporters:index:ExporterSet::es-deep\] invalid ExporterSet: parameters: is nested more than 100 levels deep/,
     );
   });
 });

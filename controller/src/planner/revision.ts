@@ -4,6 +4,7 @@
  * marks the existing ones outdated.
  */
 import {
+  NestingTooDeepError,
   mergeParameters,
   templateRevision,
   type ExporterSet,
@@ -19,11 +20,20 @@ export function effectiveImages(set: ExporterSet, cls: VirtualTargetClass): Imag
   return { ...(exporter ? { exporter } : {}), ...(runtime ? { runtime } : {}) };
 }
 
-export function currentRevision(set: ExporterSet, cls: VirtualTargetClass): string {
-  return templateRevision({
-    template: set.spec?.template,
-    parameters: mergeParameters(cls.spec?.parameters, set.spec?.parameters),
-    images: effectiveImages(set, cls),
-    scheduling: cls.spec?.scheduling,
-  });
+/**
+ * Undefined when the inputs are nested too deep to merge or hash (§3.19): the spec checks report it and
+ * create nothing, and no instance counts as outdated against a revision that cannot be computed.
+ */
+export function currentRevision(set: ExporterSet, cls: VirtualTargetClass): string | undefined {
+  try {
+    return templateRevision({
+      template: set.spec?.template,
+      parameters: mergeParameters(cls.spec?.parameters, set.spec?.parameters),
+      images: effectiveImages(set, cls),
+      scheduling: cls.spec?.scheduling,
+    });
+  } catch (error) {
+    if (error instanceof NestingTooDeepError) return undefined;
+    throw error;
+  }
 }

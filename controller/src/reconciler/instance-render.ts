@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  assertNestingWithin,
   mergeParameters,
   type Exporter,
   type ExporterSet,
@@ -98,6 +99,9 @@ export class SetRenderer {
     const token = this.tokenOf(exporter);
     const ca = await this.caBundleOf(cls);
     const set = this.set;
+    // JSON.stringify recurses: spec data too deep for it is refused (NestingTooDeepError), never a stack overflow.
+    assertNestingWithin(set.spec, `the spec of ${this.key}`);
+    assertNestingWithin(cls.spec, `the spec of VirtualTargetClass ${cls.metadata?.name}`);
     this.setInputs ??= JSON.stringify([
       set.metadata?.uid,
       set.metadata?.name,

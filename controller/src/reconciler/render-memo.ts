@@ -11,7 +11,7 @@
  * Each pass of a set keeps only the instances it checks (an instance whose Exporter left is dropped);
  * `forget(key)` drops the set.
  */
-import type { Exporter, VirtualTargetClass } from 'virtual-exporters/internal';
+import { NestingTooDeepError, type Exporter, type VirtualTargetClass } from 'virtual-exporters/internal';
 import { cachedSecretDigest, secretDataDigest, type CachedSecret } from '../kube/cache-views';
 import type { SecretView } from '../planner';
 import type { SetRenderer } from './instance-render';
@@ -41,7 +41,14 @@ export class RenderMemo {
     this.bySet.set(key, configs);
     return async (exporter, live) => {
       const name = exporter.metadata?.name ?? '';
-      const inputs = await renderer.inputsOf(exporter, cls);
+      let inputs: string;
+      try {
+        inputs = await renderer.inputsOf(exporter, cls);
+      } catch (error) {
+        // A spec too deep to digest cannot be rendered either; the set's conditions report it (§3.19).
+        if (error instanceof NestingTooDeepError) return undefined;
+        throw error;
+      }
       const liveDigest = live !== undefined ? cachedSecretDigest(live) : undefined;
       const known = previous?.get(name);
       if (known?.inputs === inputs) {

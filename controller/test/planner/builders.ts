@@ -132,7 +132,7 @@ const condition = (type: string, status: 'True' | 'False', when: number): Condit
 
 let defaultRevision: string | undefined;
 export function revisionOf(set: ExporterSet = makeSet(), cls: VirtualTargetClass = makeClass()): string {
-  return currentRevision(set, cls);
+  return currentRevision(set, cls)!;
 }
 function currentDefault(): string {
   defaultRevision ??= revisionOf();

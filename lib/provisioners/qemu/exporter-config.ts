@@ -10,6 +10,7 @@ import {
   type JsonValue,
   type RecycleStrategy,
 } from '../../api';
+import { assertNestingWithin, MAX_USER_DATA_DEPTH, nestingDepth, nestingMessage } from '../../core/depth';
 import { deriveDriverName } from '../../core/drivers';
 import type { ValidationIssue } from '../../core/issue';
 import { tryParseQuantity } from '../../core/quantity';
@@ -100,7 +101,11 @@ export function buildExporterConfig(input: ExporterConfigInput): {
     const problem = entryProblem(driver);
     if (problem) {
       const path = `${TEMPLATE_DRIVERS_PATH}[${index}]${problem.field}`;
-      issues.push({ path, value: problem.value, message: problem.message });
+      issues.push(
+        'value' in problem
+          ? { path, value: problem.value, message: problem.message }
+          : { path, message: problem.message },
+      );
       continue;
     }
     const name = deriveDriverName(driver) as string;
@@ -151,6 +156,10 @@ function entryProblem(driver: DriverConfig): { field: string; value?: unknown; m
   }
   if (driver.config !== undefined && !isPlainObject(driver.config)) {
     return { field: '.config', value: driver.config, message: 'config must be an object' };
+  }
+  // No value: it may be huge, and describing it would walk it.
+  if (nestingDepth(driver.config, MAX_USER_DATA_DEPTH) > MAX_USER_DATA_DEPTH) {
+    return { field: '.config', message: nestingMessage(MAX_USER_DATA_DEPTH) };
   }
   return undefined;
 }
@@ -235,9 +244,11 @@ function needsQuotes(value: unknown): boolean {
  * strings such as `on`, `yes` or `no` are quoted so they stay strings, and so are the strings PyYAML
  * would misread (see {@link needsQuotes}). No line folding, no aliases. Whatever a template's driver
  * config holds, the exporter reads back exactly the data that was rendered
- * (test/hostile/exporter-config-injection.test.ts).
+ * (test/hostile/exporter-config-injection.test.ts). `yaml` recurses, so a config nested deeper than
+ * MAX_WALK_DEPTH (depth.ts) throws a NestingTooDeepError instead.
  */
 export function renderExporterConfigYaml(config: ExporterConfig): string {
+  assertNestingWithin(config, `ExporterConfig "${config.metadata?.name}"`);
   const doc = new Document(config, {
     version: '1.1',
     aliasDuplicateObjects: false,
