@@ -75,6 +75,8 @@ export interface CompiledCrd {
   readonly crd: CustomResourceDefinition;
   /** Admission of `obj` (a create, or an update when `oldObject` is given). */
   review(obj: unknown, options?: ReviewOptions): ReviewResult;
+  /** The structural schema of a version. */
+  schemaOf(version: string | undefined): JSONSchemaProps | undefined;
 }
 
 type Json = unknown;
@@ -524,6 +526,7 @@ export function compileCrd(crd: CustomResourceDefinition): CompiledCrd {
       if (!version) throw new Error(`CRD ${crd.metadata.name} has no versions`);
       return reviewWith(crd, version, obj, options);
     },
+    schemaOf: (version) => versions.get(version ?? fallback)?.schema,
   };
   compiledCrds.set(crd, compiled);
   return compiled;
@@ -559,6 +562,12 @@ export function crdAdmission(crd: CustomResourceDefinition, version?: string): A
         ...(old !== undefined ? { oldObject: old } : {}),
       });
       return { object: result.object as typeof object, causes: result.findings.map(causeOf) };
+    },
+    unknownFields(object) {
+      const schema = compiled.schemaOf(name);
+      const pruned: string[] = [];
+      if (schema) prune(cloneJson(object), schema, '', pruned, true);
+      return pruned;
     },
   };
 }

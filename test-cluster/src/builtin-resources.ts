@@ -6,7 +6,8 @@
  * them on every write: `stringData` is merged into `data` (base64) and never stored.
  */
 import { badRequest } from './api-errors';
-import type { Admission, KubeObject, ResourceType } from './types';
+import { MAX_SECRET_BYTES } from './limits';
+import type { Admission, AdmissionCause, KubeObject, ResourceType } from './types';
 
 const BASE64_CHARACTER = /[A-Za-z0-9+/]/;
 
@@ -57,27 +58,68 @@ function checkSecretData(data: unknown): void {
   }
 }
 
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+const CONFIG_KEY_MAX_LENGTH = 253;
+const CONFIG_KEY_RULE =
+  "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+
+/** Why `key` cannot be a Secret or ConfigMap key, as Kubernetes words it; undefined when it can. */
+function configKeyProblem(key: string): string | undefined {
+  if (key.length > CONFIG_KEY_MAX_LENGTH) return `must be no more than ${CONFIG_KEY_MAX_LENGTH} characters`;
+  if (!CONFIG_KEY.test(key)) return CONFIG_KEY_RULE;
+  if (key === '.') return "must not be '.'";
+  if (key === '..') return "must not be '..'";
+  if (key.startsWith('..')) return "must not start with '..'";
+  return undefined;
+}
+
+/** Secret validation: every key a config key, and at most 1 MiB of (decoded) data in all. */
+function secretCauses(data: Readonly<Record<string, unknown>>): AdmissionCause[] {
+  const causes: AdmissionCause[] = [];
+  let total = 0;
+  for (const [key, value] of Object.entries(data)) {
+    const problem = configKeyProblem(key);
+    if (problem) {
+      causes.push({
+        field: `data[${key}]`,
+        message: `Invalid value: ${JSON.stringify(key)}: ${problem}`,
+        reason: 'FieldValueInvalid',
+      });
+    }
+    if (typeof value === 'string') total += Buffer.byteLength(value, 'base64');
+  }
+  if (total > MAX_SECRET_BYTES) {
+    causes.push({
+      field: 'data',
+      message: `Too long: must have at most ${MAX_SECRET_BYTES} bytes`,
+      reason: 'FieldValueTooLong',
+    });
+  }
+  return causes;
+}
+
 /**
  * Merges a Secret's write-only `stringData` into `data`, as the API server does on create and update,
- * after refusing `data` that is not base64 (400, as the API server's decoder does).
+ * after refusing `data` that is not base64 (400, as the API server's decoder does); then validates the
+ * keys and the total size (422).
  */
 export const secretAdmission: Admission = {
   admit(object: KubeObject) {
     const { stringData, ...rest } = object as KubeObject & { stringData?: unknown; data?: unknown };
     checkSecretData(rest.data);
-    if (stringData === undefined || stringData === null || typeof stringData !== 'object') {
-      return { object: rest as KubeObject, causes: [] };
-    }
     const data: Record<string, string> = { ...((rest.data as Record<string, string> | undefined) ?? {}) };
+    if (stringData === undefined || stringData === null || typeof stringData !== 'object') {
+      return { object: rest as KubeObject, causes: secretCauses(data) };
+    }
     for (const [key, value] of Object.entries(stringData as Record<string, unknown>)) {
       data[key] = Buffer.from(String(value), 'utf8').toString('base64');
     }
-    return { object: { ...rest, data } as KubeObject, causes: [] };
+    return { object: { ...rest, data } as KubeObject, causes: secretCauses(data) };
   },
 };
 
 type Options = Partial<
-  Pick<ResourceType, 'shortNames' | 'categories' | 'statusSubresource' | 'admission'>
+  Pick<ResourceType, 'shortNames' | 'categories' | 'statusSubresource' | 'admission' | 'knownFields'>
 > & {
   namespaced?: boolean;
 };
@@ -101,10 +143,14 @@ function builtin(
     ...(o.shortNames ? { shortNames: o.shortNames } : {}),
     ...(o.categories ? { categories: o.categories } : {}),
     ...(o.admission ? { admission: o.admission } : {}),
+    ...(o.knownFields ? { knownFields: o.knownFields } : {}),
   });
 }
 
 const RBAC = 'rbac.authorization.k8s.io';
+
+const SPEC_STATUS = ['spec', 'status'];
+const BINDING = ['subjects', 'roleRef'];
 
 /** Every built-in resource type, in discovery order. */
 export const BUILTIN_RESOURCES: readonly ResourceType[] = Object.freeze([
@@ -112,16 +158,73 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = Object.freeze([
     namespaced: false,
     statusSubresource: true,
     shortNames: ['ns'],
+    knownFields: SPEC_STATUS,
   }),
-  builtin('', 'v1', 'Pod', 'pods', { statusSubresource: true, shortNames: ['po'], categories: ['all'] }),
-  builtin('', 'v1', 'Secret', 'secrets', { admission: secretAdmission }),
-  builtin('', 'v1', 'ConfigMap', 'configmaps', { shortNames: ['cm'] }),
-  builtin('', 'v1', 'Event', 'events', { shortNames: ['ev'] }),
-  builtin('', 'v1', 'ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),
-  builtin('coordination.k8s.io', 'v1', 'Lease', 'leases'),
-  builtin('events.k8s.io', 'v1', 'Event', 'events', { shortNames: ['ev'] }),
-  builtin(RBAC, 'v1', 'Role', 'roles'),
-  builtin(RBAC, 'v1', 'RoleBinding', 'rolebindings'),
-  builtin(RBAC, 'v1', 'ClusterRole', 'clusterroles', { namespaced: false }),
-  builtin(RBAC, 'v1', 'ClusterRoleBinding', 'clusterrolebindings', { namespaced: false }),
+  builtin('', 'v1', 'Pod', 'pods', {
+    statusSubresource: true,
+    shortNames: ['po'],
+    categories: ['all'],
+    knownFields: SPEC_STATUS,
+  }),
+  builtin('', 'v1', 'Secret', 'secrets', {
+    admission: secretAdmission,
+    knownFields: ['data', 'stringData', 'type', 'immutable'],
+  }),
+  builtin('', 'v1', 'ConfigMap', 'configmaps', {
+    shortNames: ['cm'],
+    knownFields: ['data', 'binaryData', 'immutable'],
+  }),
+  builtin('', 'v1', 'Event', 'events', {
+    shortNames: ['ev'],
+    knownFields: [
+      'involvedObject',
+      'reason',
+      'message',
+      'source',
+      'firstTimestamp',
+      'lastTimestamp',
+      'count',
+      'type',
+      'eventTime',
+      'series',
+      'action',
+      'related',
+      'reportingComponent',
+      'reportingInstance',
+    ],
+  }),
+  builtin('', 'v1', 'ServiceAccount', 'serviceaccounts', {
+    shortNames: ['sa'],
+    knownFields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
+  }),
+  builtin('coordination.k8s.io', 'v1', 'Lease', 'leases', { knownFields: ['spec'] }),
+  builtin('events.k8s.io', 'v1', 'Event', 'events', {
+    shortNames: ['ev'],
+    knownFields: [
+      'eventTime',
+      'series',
+      'reportingController',
+      'reportingInstance',
+      'action',
+      'reason',
+      'regarding',
+      'related',
+      'note',
+      'type',
+      'deprecatedSource',
+      'deprecatedFirstTimestamp',
+      'deprecatedLastTimestamp',
+      'deprecatedCount',
+    ],
+  }),
+  builtin(RBAC, 'v1', 'Role', 'roles', { knownFields: ['rules'] }),
+  builtin(RBAC, 'v1', 'RoleBinding', 'rolebindings', { knownFields: BINDING }),
+  builtin(RBAC, 'v1', 'ClusterRole', 'clusterroles', {
+    namespaced: false,
+    knownFields: ['rules', 'aggregationRule'],
+  }),
+  builtin(RBAC, 'v1', 'ClusterRoleBinding', 'clusterrolebindings', {
+    namespaced: false,
+    knownFields: BINDING,
+  }),
 ]);

@@ -9,6 +9,7 @@ import { jumpstarterCrds, ourCrds, type CustomResourceDefinition } from 'virtual
 import { realClock } from './clock';
 import { RequestCounters } from './counters';
 import { FaultInjector } from './faults';
+import type { FieldValidation } from './field-validation';
 import { ADMIN_IDENTITY, kubeconfigYaml, makeKubeConfig } from './kubeconfig';
 import { createRegistry, resourceTypeFromCrd } from './registry';
 import { startApiServer } from './server';
@@ -48,6 +49,12 @@ export interface TestClusterOptions {
    * @default 30
    */
   readonly watchTimeoutSeconds?: number;
+  /**
+   * Field validation for write requests that name none (field-validation.ts): `Strict` refuses every
+   * unknown or duplicate field, to prove a client sends none.
+   * @default 'Warn' (as kube-apiserver)
+   */
+  readonly fieldValidation?: FieldValidation;
   /**
    * Seed of the fault injector's generator (fault rates, jitter, watch timeouts).
    * @default 1
@@ -117,6 +124,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     counters,
     faults,
     watchTimeoutSeconds: options.watchTimeoutSeconds,
+    ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
   });
   const url = server.url;
   const stopHooks: (() => void | Promise<void>)[] = [];

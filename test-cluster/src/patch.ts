@@ -15,15 +15,27 @@ const badRequest = (message: string) => new ApiError(400, 'BadRequest', message)
 const unprocessable = (message: string) =>
   new ApiError(422, 'Invalid', `the server rejected our request due to an error in our request: ${message}`);
 
-/** RFC 7386: `null` removes a member, objects merge recursively, anything else replaces. */
+/**
+ * RFC 7386: `null` removes a member, objects merge at every depth, anything else replaces. Iterative:
+ * a patch may be nested as deep as the API server admits.
+ */
 export function applyMergePatch(target: unknown, patch: unknown): unknown {
   if (!isJsonMap(patch)) return cloneJson(patch);
-  const result: JsonMap = isJsonMap(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete result[key];
-    else result[key] = applyMergePatch(result[key], value);
+  const root: JsonMap = isJsonMap(target) ? { ...target } : {};
+  const pending: Array<readonly [JsonMap, JsonMap]> = [[root, patch]];
+  while (pending.length > 0) {
+    const [result, changes] = pending.pop()!;
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) delete result[key];
+      else if (!isJsonMap(value)) result[key] = cloneJson(value);
+      else {
+        const merged: JsonMap = isJsonMap(result[key]) ? { ...(result[key] as JsonMap) } : {};
+        result[key] = merged;
+        pending.push([merged, value]);
+      }
+    }
   }
-  return result;
+  return root;
 }
 
 type Operation =
@@ -154,16 +166,20 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
 }
 
 /** Strategic merge patch as a merge patch; its directives would be stored as fields, so they are refused. */
-function assertNoDirectives(patch: unknown, path = ''): void {
-  if (Array.isArray(patch)) patch.forEach((item, i) => assertNoDirectives(item, `${path}[${i}]`));
-  if (!isJsonMap(patch)) return;
-  for (const [key, value] of Object.entries(patch)) {
-    if (key.startsWith('$')) {
-      throw badRequest(
-        `strategic merge patch directive "${key}" at "${path || '.'}" is not supported by the test cluster (it applies strategic merge patches as merge patches); use a JSON patch`,
-      );
+function assertNoDirectives(patch: unknown): void {
+  const pending: Array<readonly [unknown, string]> = [[patch, '']];
+  while (pending.length > 0) {
+    const [value, path] = pending.pop()!;
+    if (Array.isArray(value)) value.forEach((item, i) => pending.push([item, `${path}[${i}]`]));
+    if (!isJsonMap(value)) continue;
+    for (const [key, member] of Object.entries(value)) {
+      if (key.startsWith('$')) {
+        throw badRequest(
+          `strategic merge patch directive "${key}" at "${path || '.'}" is not supported by the test cluster (it applies strategic merge patches as merge patches); use a JSON patch`,
+        );
+      }
+      pending.push([member, path ? `${path}.${key}` : key]);
     }
-    assertNoDirectives(value, path ? `${path}.${key}` : key);
   }
 }
 

@@ -6,7 +6,8 @@
  * (versions, conflicts, admission, finalizers, GC, selectors, checking a body against its URL) belong
  * to the store; this layer routes, parses bodies and query parameters, and renders results.
  *
- * Lists page with `limit` and `continue` (one snapshot per list, see list-pages.ts).
+ * Lists page with `limit` and `continue` (one snapshot per list, see list-pages.ts). Write requests get
+ * field validation (field-validation.ts) and the API server's size and depth limits (limits.ts).
  *
  * Deliberate gaps: `dryRun` is refused with 400 (so a caller relying on it notices), server-side apply is 415, protobuf and YAML bodies
  * are 415, `/openapi/*` is 404.
@@ -16,8 +17,19 @@ import type { AddressInfo } from 'node:net';
 import { RequestCounters, type RequestAttributes } from './counters';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
 import { FaultInjector } from './faults';
+import {
+  fieldProblems,
+  fieldValidationOf,
+  parseJsonBody,
+  strictDecodingError,
+  unknownFields,
+  warningHeaders,
+  type FieldValidation,
+} from './field-validation';
 import { isTrue, route, type ResourceRoute } from './http-route';
+import { stringifyJson } from './json-values';
 import { ANONYMOUS_IDENTITY, identityOfToken } from './kubeconfig';
+import { MAX_REQUEST_BODY_BYTES } from './limits';
 import {
   ApiError,
   apiVersionOf,
@@ -44,6 +56,12 @@ export interface ApiServerOptions {
   readonly watchTimeoutSeconds?: number;
   /** @default 0 (an ephemeral port) */
   readonly port?: number;
+  /**
+   * The field validation of write requests that send no `fieldValidation` parameter; `Strict` makes
+   * every unknown or duplicate field a 400, to prove a client sends none.
+   * @default 'Warn' (as kube-apiserver)
+   */
+  readonly fieldValidation?: FieldValidation;
 }
 
 export interface ApiServer {
@@ -72,6 +90,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     counters,
     faults,
     watchTimeoutMs: (options.watchTimeoutSeconds ?? 30) * 1000,
+    fieldValidation: options.fieldValidation ?? 'Warn',
     watches: new Set(),
     sleeps: new Set(),
     serverAddress: '',
@@ -114,6 +133,7 @@ interface HandlerContext {
   readonly counters: RequestCounters;
   readonly faults: FaultInjector;
   readonly watchTimeoutMs: number;
+  readonly fieldValidation: FieldValidation;
   /** Open watch streams, ended on close. */
   readonly watches: Set<WatchStream>;
   /** Pending latency sleeps, cut short on close. */
@@ -184,9 +204,13 @@ async function handle(ctx: HandlerContext, req: IncomingMessage, res: ServerResp
       return;
     }
     const body = await readBody(req);
-    const { code, object } = serveResource(ctx.store, target, type, url.searchParams, req, body);
+    const fields: FieldCheck = {
+      mode: fieldValidationOf(url.searchParams, ctx.fieldValidation),
+      warnings: [],
+    };
+    const { code, object } = serveResource(ctx.store, target, type, url.searchParams, req, body, fields);
     record(code);
-    sendJson(res, code, object);
+    sendJson(res, code, object, fields.warnings.length > 0 ? { Warning: fields.warnings } : {});
   } catch (error) {
     record(error instanceof ApiError ? error.code : 500);
     sendError(res, error);
@@ -264,6 +288,26 @@ function resolveType(store: ObjectStore, target: ResourceRoute): ResourceType {
   return type;
 }
 
+/** A write's field validation directive, and the warnings it collects under Warn. */
+interface FieldCheck {
+  readonly mode: FieldValidation;
+  readonly warnings: string[];
+}
+
+/** Refuses (Strict) or warns about (Warn) the unknown and duplicate fields of a write. */
+function checkFields(
+  type: ResourceType,
+  object: KubeObject | undefined,
+  duplicates: readonly string[],
+  fields: FieldCheck,
+): void {
+  if (fields.mode === 'Ignore') return;
+  const problems = fieldProblems(object ? unknownFields(type, object) : [], duplicates);
+  if (problems.length === 0) return;
+  if (fields.mode === 'Strict') throw strictDecodingError(type, problems);
+  fields.warnings.push(...warningHeaders(problems));
+}
+
 function serveResource(
   store: ObjectStore,
   target: ResourceRoute,
@@ -271,6 +315,7 @@ function serveResource(
   query: URLSearchParams,
   req: IncomingMessage,
   body: Buffer,
+  fields: FieldCheck,
 ): { code: number; object: unknown } {
   const { namespace } = target;
   const name = target.name ?? '';
@@ -302,11 +347,13 @@ function serveResource(
       };
     }
     case 'create': {
-      const object = objectBody(req, body);
+      const { object, duplicates } = objectBody(req, body);
+      checkFields(type, object, duplicates, fields);
       return { code: 201, object: withTypeMeta(store.create(type, namespace, object), type) };
     }
     case 'update': {
-      const object = objectBody(req, body);
+      const { object, duplicates } = objectBody(req, body);
+      checkFields(type, subresource === 'scale' ? undefined : object, duplicates, fields);
       return {
         code: 200,
         object: withTypeMeta(store.update(type, namespace, name, object, subresource), type),
@@ -322,7 +369,7 @@ function serveResource(
           `the body of the request was in an unknown format - accepted media types include: ${Object.keys(PATCH_TYPES).join(', ')}`,
         );
       }
-      const patch = parseJson(body);
+      const { value: patch, duplicates } = parseJson(body);
       if (patchType === 'json' ? !Array.isArray(patch) : !isObject(patch)) {
         throw new ApiError(
           400,
@@ -330,6 +377,9 @@ function serveResource(
           `a ${contentType} patch must be a JSON ${patchType === 'json' ? 'array' : 'object'}`,
         );
       }
+      // A merge patch has the object's shape, so its fields are checked; a JSON patch's operations are not.
+      const patchObject = patchType !== 'json' && subresource !== 'scale' ? (patch as KubeObject) : undefined;
+      checkFields(type, patchObject, duplicates, fields);
       return {
         code: 200,
         object: withTypeMeta(store.patch(type, namespace, name, patchType, patch, subresource), type),
@@ -416,7 +466,10 @@ function paging(query: URLSearchParams): { limit?: number; continue?: string } {
  * The object of a create or update: a JSON object. The store checks it against the URL (namespace,
  * name, apiVersion and kind) as kube-apiserver does.
  */
-function objectBody(req: IncomingMessage, body: Buffer): KubeObject {
+function objectBody(
+  req: IncomingMessage,
+  body: Buffer,
+): { object: KubeObject; duplicates: readonly string[] } {
   const contentType = mediaType(req);
   if (contentType !== '' && contentType !== JSON_TYPE && contentType !== '*/*') {
     throw new ApiError(
@@ -425,14 +478,14 @@ function objectBody(req: IncomingMessage, body: Buffer): KubeObject {
       `the body of the request was in an unknown format - accepted media types include: ${JSON_TYPE}`,
     );
   }
-  const parsed = parseJson(body);
-  if (!isObject(parsed)) throw new ApiError(400, 'BadRequest', 'the request body must be a JSON object');
-  return parsed as KubeObject;
+  const { value, duplicates } = parseJson(body);
+  if (!isObject(value)) throw new ApiError(400, 'BadRequest', 'the request body must be a JSON object');
+  return { object: value as KubeObject, duplicates };
 }
 
 /** DeleteOptions from the body (if any) and the query (`propagationPolicy`, `orphanDependents`). */
 function deleteOptions(query: URLSearchParams, body: Buffer): DeleteOptions {
-  const parsed = body.length > 0 ? parseJson(body) : {};
+  const parsed = body.length > 0 ? parseJson(body).value : {};
   if (!isObject(parsed)) throw new ApiError(400, 'BadRequest', 'DeleteOptions must be a JSON object');
   if (Array.isArray(parsed.dryRun) && parsed.dryRun.length > 0) {
     throw new ApiError(
@@ -477,23 +530,35 @@ function mediaType(req: IncomingMessage): string {
   return (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch (error) {
-    throw new ApiError(400, 'BadRequest', `the request body is not valid JSON: ${(error as Error).message}`);
-  }
+function parseJson(body: Buffer): ReturnType<typeof parseJsonBody> {
+  return parseJsonBody(body.toString('utf8'));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The request body; 413 past MAX_REQUEST_BODY_BYTES (the rest is read and dropped, as a server does). */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_REQUEST_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (size <= MAX_REQUEST_BODY_BYTES) resolve(Buffer.concat(chunks));
+      else {
+        reject(
+          new ApiError(
+            413,
+            'RequestEntityTooLarge',
+            `Request entity too large: limit is ${MAX_REQUEST_BODY_BYTES}`,
+          ),
+        );
+      }
+    });
     req.on('error', reject);
   });
 }
@@ -522,10 +587,10 @@ function sendJson(
   res: ServerResponse,
   code: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers: Record<string, string | string[]> = {},
 ): void {
   if (res.destroyed || res.headersSent) return;
-  const text = JSON.stringify(body);
+  const text = stringifyJson(body) ?? 'null';
   res.writeHead(code, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -41,7 +41,8 @@ import {
 } from './api-errors';
 import { realClock } from './clock';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER, type GcHost, type StoredRef } from './gc';
-import { cloneJson, isJsonMap, jsonEqual } from './json-values';
+import { cloneJson, isJsonMap, jsonEqual, stringifyJson } from './json-values';
+import { MAX_OBJECT_BYTES } from './limits';
 import { compareKeys, cutPage, decodeContinue, expiredToken, listKey } from './list-pages';
 import { metadataCauses, OMIT_EMPTY, SERVER_FIELDS } from './object-meta';
 import { applyPatch } from './patch';
@@ -185,7 +186,7 @@ export function createStore(options: StoreOptions): MemoryStore {
   function output(rt: ResourceType, object: KubeObject): KubeObject {
     let json = serialized.get(object);
     if (json === undefined) {
-      json = JSON.stringify(object);
+      json = stringifyJson(object)!;
       serialized.set(object, json);
     }
     const copy = JSON.parse(json) as KubeObject;
@@ -333,10 +334,19 @@ export function createStore(options: StoreOptions): MemoryStore {
   /** Stores `next` under `key` (or removes the object, whose last state is `last`), issues the next resourceVersion, logs and publishes the event. */
   function commit(c: Collection, key: string, next: KubeObject | undefined, last?: KubeObject): KubeObject {
     const previous = c.objects.get(key);
+    if (next) {
+      next.metadata.resourceVersion = String(rv + 1);
+      const json = stringifyJson(next)!;
+      if (Buffer.byteLength(json) > MAX_OBJECT_BYTES) {
+        next.metadata.resourceVersion = previous?.metadata.resourceVersion;
+        // What etcd answers past its request limit, and kube-apiserver passes on (limits.ts).
+        throw new ApiError(500, 'InternalError', 'etcdserver: request is too large');
+      }
+      serialized.set(next, json);
+    }
     rv += 1;
     let entry: LogEntry;
     if (next) {
-      next.metadata.resourceVersion = String(rv);
       c.objects.set(key, next);
       const ns = next.metadata.namespace ?? '';
       let inNamespace = c.byNamespace.get(ns);

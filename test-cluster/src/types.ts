@@ -47,6 +47,8 @@ export interface AdmissionCause {
 export interface Admission {
   /** Returns the defaulted object (a copy) and the findings; `old` is set on update (transition rules). */
   admit(object: KubeObject, old?: KubeObject): { object: KubeObject; causes: AdmissionCause[] };
+  /** Paths of the fields of `object` its schema does not know (what pruning would drop). */
+  unknownFields?(object: KubeObject): string[];
 }
 
 /** One REST resource the server serves. */
@@ -68,6 +70,11 @@ export interface ResourceType {
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Only custom resources have admission (our CRDs); built-in kinds are stored as given. */
   admission?: Admission;
+  /**
+   * A built-in kind's top-level fields besides apiVersion, kind and metadata, for field validation
+   * (field-validation.ts); a custom resource's schema says what it knows instead.
+   */
+  knownFields?: readonly string[];
 }
 
 /** `apiVersion` of a resource type: `v1` for core, `group/version` otherwise. */
@@ -96,6 +103,7 @@ export type StatusReason =
   | 'InternalError'
   | 'ServiceUnavailable'
   | 'Forbidden'
+  | 'RequestEntityTooLarge'
   | 'Timeout'
   | 'UnsupportedMediaType';
 

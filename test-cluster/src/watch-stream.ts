@@ -10,6 +10,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { WatchFault } from './faults';
+import { stringifyJson } from './json-values';
 import {
   ApiError,
   apiVersionOf,
@@ -87,7 +88,7 @@ export function serveWatch(res: ServerResponse, o: WatchStreamOptions): WatchStr
   const fault = o.fault;
   const onEvent = (event: WatchEvent): void => {
     if (ended) return;
-    const line = JSON.stringify({ type: event.type, object: withTypeMeta(event.object, o.type) });
+    const line = stringifyJson({ type: event.type, object: withTypeMeta(event.object, o.type) })!;
     start();
     if (fault?.kind === 'truncate' && sent >= fault.afterEvents) {
       res.write(line.slice(0, Math.ceil(line.length / 2)));
