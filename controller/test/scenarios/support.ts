@@ -48,6 +48,8 @@ export async function startScenario(
     speedUp?: number;
     controller?: Partial<Options>;
     crds?: TestClusterOptions['crds'];
+    /** Field validation for requests that name none; `Strict` proves the controller sends no unknown field. */
+    fieldValidation?: TestClusterOptions['fieldValidation'];
     /** Leader-election timings (cluster ms), e.g. wider ones where the test is not about failover. */
     leaderElection?: ManagerDeps['leaderElection'];
   } = {},
@@ -58,6 +60,7 @@ export async function startScenario(
     jumpstarter: true,
     kubelet: true,
     ...(options.crds ? { crds: options.crds } : {}),
+    ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
   });
   const launch = () => launchController(cluster, CONTROLLER, options.controller, options.leaderElection);
   const scenario: Scenario = {
