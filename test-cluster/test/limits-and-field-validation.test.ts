@@ -29,7 +29,6 @@ beforeAll(async () => {
 afterAll(() => cluster.stop());
 
 const SETS = `/apis/${GROUP}/${VERSION}/namespaces/default/exportersets`;
-const SECRETS = '/api/v1/namespaces/default/secrets';
 
 interface Answer {
   readonly code: number;

@@ -21,7 +21,7 @@ import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test
 export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused';
 
 export interface Violation {
-  readonly invariant: InvariantName | 'convergence' | 'controller-crashed';
+  readonly invariant: InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted';
   /** Cluster time, epoch ms. */
   readonly at: number;
   readonly message: string;

@@ -4,7 +4,8 @@
  * faults of the plan on the controller's requests, and the plan's operations at their times. Then the
  * calm phase: faults stop, broken classes are fixed, the controller runs, every lease is released and
  * one probe lease per set arrives; the lab must converge within a bound of cluster time. The
- * invariants are checked at every change throughout.
+ * invariants are checked at every change throughout. The cluster runs Strict field validation, so a
+ * request with a field the API server does not know is a 400, and no 400 is allowed.
  */
 import { Labels, qemuProvisioner, type Lease } from 'virtual-exporters/internal';
 import {
@@ -44,6 +45,15 @@ export interface SeedResult {
   /** Cluster milliseconds from the calm phase's start to convergence (undefined: never). */
   readonly convergedAfterMs?: number;
   readonly wallMs: number;
+}
+
+/** Levels of the nested parameters of a deep class edit: past every JavaScript stack, within the API server's 10,000. */
+const DEEP_PARAMETER_LEVELS = 5_000;
+
+function deepParameters(): Record<string, unknown> {
+  let value: Record<string, unknown> = { leaf: 1 };
+  for (let i = 1; i < DEEP_PARAMETER_LEVELS; i++) value = { a: value };
+  return value;
 }
 
 const waitWall = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -122,6 +132,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     kubelet: true,
     seed,
     watchTimeoutSeconds: 2,
+    fieldValidation: 'Strict',
   });
   const monitor = startInvariantMonitor(cluster, { namespace: SIM_NAMESPACE });
   const violations: Violation[] = [];
@@ -204,11 +215,16 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           spec: { template: { metadata: { labels: { board: op.set, revision: String(op.revision) } } } },
         });
         return;
-      case 'class-edit':
+      case 'class-edit': {
+        // Every other invalid edit nests the parameters as deep as an API server admits (§3.19).
+        const deep = !op.valid && applied % 2 === 1;
+        const memory = op.valid ? VALID_MEMORY[applied % 2] : deep ? VALID_MEMORY[0] : 'lots';
         cluster.store.patch(classesRt, SIM_NAMESPACE, op.className, 'merge', {
-          spec: { parameters: { resources: { memory: op.valid ? VALID_MEMORY[applied % 2] : 'lots' } } },
+          spec: { parameters: { resources: { memory }, nested: deep ? deepParameters() : null } },
         });
+        if (deep) countFault('deepParameters', 1);
         return;
+      }
       case 'resize':
         cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', {
           spec: { minAvailableReplicas: op.minAvailableReplicas, maxReplicas: op.maxReplicas },
@@ -283,7 +299,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     kubeletFaults.forEach((remove) => remove());
     for (const c of plan.classes) {
       cluster.store.patch(classesRt, SIM_NAMESPACE, c.name, 'merge', {
-        spec: { parameters: { resources: { memory: VALID_MEMORY[0] } } },
+        spec: { parameters: { resources: { memory: VALID_MEMORY[0] }, nested: null } },
       });
     }
     if (!manager) await launch();
@@ -323,6 +339,16 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       }
       if (cluster.clock.now() > deadline) break;
       await waitWall(20);
+    }
+    // The cluster runs Strict field validation, and no fault answers 400: any 400 is a request the
+    // controller should not have sent (an unknown or duplicate field, a malformed body).
+    const badRequests = cluster.counters.totalWithCode(400, { identity: CONTROLLER });
+    if (badRequests > 0) {
+      violations.push({
+        invariant: 'requests-accepted',
+        at: cluster.clock.now(),
+        message: `the API server answered ${badRequests} of the controller's requests with 400 (strict field validation)`,
+      });
     }
     if (convergedAfterMs === undefined) {
       violations.push({
