@@ -20,6 +20,8 @@ const set = {
 /** An Exporter `pool-0` controlled by `owner`. */
 const exporterOwnedBy = (owner: { name: string; uid: string }) =>
   ({
+    apiVersion: 'jumpstarter.dev/v1alpha1',
+    kind: 'Exporter',
     metadata: {
       name: 'pool-0',
       ownerReferences: [
