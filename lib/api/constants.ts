@@ -169,9 +169,23 @@ export const ConditionReasons = {
   /** SpecValid=True. */
   SpecValid: 'SpecValid',
   // --- ReplicaFailure and ParametersValid (ours) ---
+  /** ReplicaFailure=True: an Exporter create failed (the API server's message). */
   FailedCreate: 'FailedCreate',
+  /** ReplicaFailure=True: an Exporter delete failed. */
   FailedDelete: 'FailedDelete',
-  /** ReplicaFailure=False (the executor sets True with FailedCreate/FailedDelete). */
+  /** ReplicaFailure=True: a patch of an Exporter (promote, disable, release, labels) or of the set failed. */
+  FailedPatch: 'FailedPatch',
+  /** ReplicaFailure=True: an instance's config Secret could not be created. */
+  FailedCreateSecret: 'FailedCreateSecret',
+  /** ReplicaFailure=True: an instance's config Secret could not be brought up to date. */
+  FailedUpdateSecret: 'FailedUpdateSecret',
+  /** ReplicaFailure=True: an instance's Pod could not be created. */
+  FailedCreatePod: 'FailedCreatePod',
+  /** ReplicaFailure=True: an instance's Pod could not be deleted. */
+  FailedDeletePod: 'FailedDeletePod',
+  /** ReplicaFailure=True: the provisioner could not render an instance (its message); no Pod is started. */
+  FailedRender: 'FailedRender',
+  /** ReplicaFailure=False (the executor sets True with one of the Failed* reasons above). */
   NoFailures: 'NoFailures',
   InvalidParameters: 'InvalidParameters',
   ParametersValid: 'ParametersValid',

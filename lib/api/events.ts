@@ -36,4 +36,6 @@ export const EventReasons = {
   PodReplaced: 'PodReplaced',
   StartupFailure: 'StartupFailure',
   FinalizerRemoved: 'FinalizerRemoved',
+  /** An instance name was taken by an Exporter the set does not own: the name is skipped. */
+  InstanceNameTaken: 'InstanceNameTaken',
 } as const;

@@ -41,8 +41,8 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [JUMPSTARTER_GROUP],
     resources: [Plurals.Exporter],
-    verbs: ['list', 'watch', 'create', 'patch', 'delete'],
-    why: 'instances: create, disable before scale-down (spec.enabled=false), label adopted ones, delete',
+    verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
+    why: 'instances: create (get: whose is a name a create found taken), disable before scale-down (spec.enabled=false), label adopted ones, delete',
   },
   {
     apiGroups: [JUMPSTARTER_GROUP],

@@ -1,7 +1,7 @@
 /**
  * Fault injection for the test cluster: the failures a real API server and network produce, on
  * demand, so tests can prove the controller survives them — added latency, error responses
- * (409/429/500/503 with proper `Status` bodies), watches that drop or are cut mid-line, and watches
+ * (403/409/422/429/500/503 with proper `Status` bodies), watches that drop or are cut mid-line, and watches
  * refused with 410 Gone. Rules match requests by verb, resource and identity; whether a rule fires is
  * drawn from a seeded generator, so a test with rates below 1 replays identically.
  *
@@ -53,7 +53,8 @@ export interface LatencyFault extends FaultMatch, FaultFiring {
 /** Answers matching requests with an error instead of serving them (nothing is written). */
 export interface ErrorFault extends FaultMatch, FaultFiring {
   readonly kind: 'error';
-  readonly code: 409 | 429 | 500 | 503;
+  /** 403: RBAC refuses the verb; 422: the object is refused as invalid (as one over a size limit is). */
+  readonly code: 403 | 409 | 422 | 429 | 500 | 503;
   /**
    * Seconds in the `Retry-After` header and `details.retryAfterSeconds` (429 and 503).
    * @default 1
@@ -232,6 +233,20 @@ function injectedError(rule: ErrorFault, request: RequestAttributes): ApiError {
   const target = request.group ? `${request.resource}.${request.group}` : request.resource;
   const details = { name: request.name || undefined, group: request.group, kind: request.resource };
   switch (rule.code) {
+    case 403:
+      return new ApiError(
+        403,
+        'Forbidden',
+        `${target}${request.name ? ` "${request.name}"` : ''} is forbidden: User "${request.identity}" cannot ${request.verb} resource "${request.resource}" in API group "${request.group}" in the namespace "${request.namespace}" (injected by the test cluster)`,
+        details,
+      );
+    case 422:
+      return new ApiError(
+        422,
+        'Invalid',
+        `${target}${request.name ? ` "${request.name}"` : ''} is invalid: data: Too long: may not be more than 1048576 bytes (injected by the test cluster)`,
+        details,
+      );
     case 409:
       return new ApiError(
         409,

@@ -16,6 +16,7 @@ import { CaBundleCache } from '../../controller/src/reconciler/ca-bundle-cache';
 import { Expectations } from '../../controller/src/reconciler/expectations';
 import { RenderMemo } from '../../controller/src/reconciler/render-memo';
 import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/snapshot';
+import { PodWaits } from '../../controller/src/reconciler/pod-waits';
 import { StatusMemo } from '../../controller/src/reconciler/status-memo';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
@@ -57,6 +58,7 @@ async function seededWorld() {
     provisioner,
     expectations: new Expectations(cluster.clock),
     statuses: new StatusMemo(),
+    podWaits: new PodWaits(cluster.clock),
     clock: cluster.clock,
   };
   return { deps, counts: () => ({ renders, caReads }) };

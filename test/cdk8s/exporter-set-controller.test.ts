@@ -27,7 +27,7 @@ const RULES = [
   {
     apiGroups: ['jumpstarter.dev'],
     resources: ['exporters'],
-    verbs: ['list', 'watch', 'create', 'patch', 'delete'],
+    verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
   },
   { apiGroups: ['jumpstarter.dev'], resources: ['exporters/finalizers'], verbs: ['update'] },
   { apiGroups: ['jumpstarter.dev'], resources: ['leases'], verbs: ['list', 'watch'] },

@@ -20,7 +20,10 @@ export interface RemoveFinalizerAction {
   readonly type: 'RemoveFinalizer';
 }
 
-/** Create an Exporter; AlreadyExists means an earlier create of this name landed (names are never reused). */
+/**
+ * Create an Exporter; AlreadyExists on one the set owns means an earlier create of this name landed
+ * (names are never reused); on one it does not own, the name is skipped.
+ */
 export interface CreateExporterAction {
   readonly type: 'CreateExporter';
   readonly name: string;

@@ -53,7 +53,7 @@ export function planClassMissing(world: World): Plan {
         : {}),
       backoffMs: 0,
     },
-    replicaWrites: 0,
+    plannedWrites: new Set(),
     persisted,
     creates: [],
   });

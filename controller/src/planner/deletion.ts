@@ -9,7 +9,8 @@ import type { Action } from './actions';
 import { specChecks } from './class-and-parameters';
 import { leavingStep } from './leaving';
 import type { World } from './observe';
-import { finishPlan, leaveAlone, replicaWrites, type Plan } from './plan-result';
+import { reasonsOf } from './outcome';
+import { finishPlan, leaveAlone, type Plan } from './plan-result';
 import { persistedAsIs, statusInputs } from './status';
 
 export function planDrain(world: World): Plan {
@@ -37,7 +38,7 @@ export function planDrain(world: World): Plan {
       leaving: removing,
     },
     health: { startupFailures: 0, backoffMs: 0 },
-    replicaWrites: replicaWrites(actions),
+    plannedWrites: reasonsOf(actions),
     persisted: persistedAsIs(world),
     creates: [],
   });

@@ -23,7 +23,8 @@
  *    `failed` (stuck booting, unschedulable, an image that never pulls), replaced like a Pod that
  *    failed and counted as a startup failure, so a stuck instance never holds the warm buffer. The
  *    same holds for an instance that still has no Pod because its credential never came
- *    (credential-wait.ts): its startup timeout counts from the Exporter's creation.
+ *    (credential-wait.ts): its startup timeout counts from the Exporter's creation; and for one whose
+ *    Pod the controller could not start (pod-wait.ts): its timeout counts from the first failed try.
  */
 import {
   Annotations,
@@ -36,6 +37,7 @@ import {
 } from 'virtual-exporters/internal';
 import { awaitedCredential, credentialIssued } from './credential-wait';
 import { isOwnedBy } from './membership';
+import { podWaitEnded } from './pod-wait';
 import type { InFlight, InstanceSnapshot, PodView } from './snapshot';
 import { toMillis } from './snapshot';
 import { conditionIsTrue, listOf, nameOf } from './wire-guards';
@@ -282,6 +284,12 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
       endedAt = deadline;
       endMessage = `no Pod ${Math.round(context.startup.timeoutMs / 1000)} s after the Exporter was created: Jumpstarter never issued its ${awaiting}`;
     }
+  }
+  const podWait =
+    state === 'starting' && !standby && context.startup ? podWaitEnded(instance, context.startup) : undefined;
+  if (podWait !== undefined) {
+    state = 'failed';
+    ({ endedAt, endMessage } = podWait);
   }
   return {
     name,

@@ -72,7 +72,8 @@ export function nameCreates(world: World, creates: readonly PlannedCreate[]): Cr
 }
 
 /**
- * `nextOrdinal` after the executor ran: advanced only past the creates that were sent and landed. A
+ * `nextOrdinal` after the executor ran: advanced only past the creates that were sent and landed, or
+ * found their name taken by an Exporter the set does not own (that name is never tried again). A
  * create the API refused issued no name, so a set whose creates keep failing neither burns ordinals
  * nor rewrites its status (and wakes itself up) on every retry. A refused create that did land shows
  * in the cache, and the next pass's first free ordinal is above every instance it sees anyway.

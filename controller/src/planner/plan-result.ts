@@ -59,8 +59,3 @@ export function finishPlan(
     ],
   };
 }
-
-/** The Exporter creates and deletes among `actions`: the writes ReplicaFailure reports on. */
-export function replicaWrites(actions: readonly Action[]): number {
-  return actions.filter((a) => a.type === 'CreateExporter' || a.type === 'DeleteExporter').length;
-}

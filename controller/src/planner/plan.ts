@@ -28,7 +28,8 @@ import { leavingActions } from './leaving';
 import { sortMembers, type Members } from './members';
 import { nameCreates } from './names';
 import { observe, type World } from './observe';
-import { finishPlan, leaveAlone, replicaWrites, type Plan } from './plan-result';
+import { reasonsOf } from './outcome';
+import { finishPlan, leaveAlone, type Plan } from './plan-result';
 import { podsAndConfigs } from './pods-and-configs';
 import { replacePods } from './recycle';
 import { outdatedCount } from './rollout';
@@ -185,7 +186,7 @@ function poolStatus(
       ...(decision.limited ? { limited: { maxReplicas: spec.maxReplicas, wanted: decision.wanted } } : {}),
     },
     health: healthFacts(world, failures),
-    replicaWrites: replicaWrites(pass.actions),
+    plannedWrites: reasonsOf(pass.actions),
     persisted: {
       nextOrdinal: world.firstOrdinal + pass.creates.length,
       ...(window ? { window } : {}),

@@ -15,7 +15,7 @@ import {
 } from 'virtual-exporters/internal';
 import type { SpecChecks } from './class-and-parameters';
 import { findCondition, setCondition, type ConditionInput } from './conditions';
-import type { ExecutionOutcome } from './outcome';
+import { HELD_BACK_REASONS, REPLICA_REASONS, WRITE_WORDS, type ExecutionOutcome } from './outcome';
 import { toTimestamp } from './snapshot';
 import { upstreamConditions, type UpstreamFacts } from './upstream-conditions';
 
@@ -82,8 +82,11 @@ export interface ParametersInput {
 
 /** ReplicaFailure's input, as the plan sees it (the executor's outcome comes after). */
 export interface ReplicaFailureInput {
-  /** Exporter creates and deletes this pass sends or holds back (not held back by the ceiling alone). */
-  readonly outstandingWrites: number;
+  /**
+   * The kinds of write (by failure reason, outcome.ts `WRITE_REASONS`) this pass sends or holds back
+   * (not held back by the ceiling alone).
+   */
+  readonly outstanding: ReadonlySet<string>;
 }
 
 /** Every condition's input. */
@@ -274,40 +277,45 @@ function parametersValid(f: ParametersInput): ConditionInput {
 /**
  * ReplicaFailure as the plan sees it: the executor's outcome decides it (`withOutcome`); until then
  * the planner keeps what is there and fills in False when the condition is missing. It also clears a
- * True one when this pass wants no Exporter create or delete at all (none planned, none held back but
+ * True one when this pass wants no write of the kind that failed (none planned, none held back but
  * by the ceiling): the failed write was retried by a pass whose status was then lost (a failed status
  * write, a controller restart), or is no longer needed (the set shrank, the instance went away or got
- * leased), and nothing else would ever clear it — only a pass that sends creates or deletes does.
+ * leased), and nothing else would ever clear it — only a pass that sends such a write does.
  */
 function replicaFailure(previous: readonly Condition[] | undefined, f: ReplicaFailureInput): ConditionInput {
   const type = ConditionTypes.ReplicaFailure;
   const old = findCondition(previous, type);
   if (!old) return { type, status: 'False', reason: R.NoFailures, message: NO_FAILURES };
-  if (old.status === 'True' && f.outstandingWrites === 0) {
+  if (old.status === 'True' && !f.outstanding.has(old.reason)) {
     return {
       type,
       status: 'False',
       reason: R.NoFailures,
-      message: `no Exporter create or delete is outstanding (the earlier ${old.reason} no longer applies)`,
+      message: `no ${WRITE_WORDS[old.reason] ?? 'write of that kind'} is outstanding (the earlier ${old.reason} no longer applies)`,
     };
   }
   return { type: old.type, status: old.status, reason: old.reason, message: old.message };
 }
 
-const NO_FAILURES = 'creates and deletes succeed';
+const NO_FAILURES = 'the writes for the set succeed';
 
 /**
- * Exporter creates and deletes outstanding: the ones this pass sends, and the ones it wants but holds
- * back — unless only the ceiling holds them back with nothing starting (MaxReplicasReached says it).
+ * The kinds of write outstanding: the ones this pass sends, and the Exporter and Pod writes of the
+ * instances it wants but holds back — unless only the ceiling holds them back with nothing starting
+ * (MaxReplicasReached says it). An Exporter create and delete stand for each other.
  */
-export function outstandingReplicaWrites(f: {
-  readonly replicaWrites: number;
+export function outstandingWrites(f: {
+  /** The kinds of write of the pass's actions (outcome.ts `reasonsOf`). */
+  readonly planned: ReadonlySet<string>;
   readonly deferred: number;
   readonly limited: boolean;
   /** Instances booting, creates in flight and renders. */
   readonly underway: number;
-}): number {
-  return f.replicaWrites + (f.limited && f.underway === 0 ? 0 : f.deferred);
+}): ReadonlySet<string> {
+  const kinds = new Set(f.planned);
+  if (f.deferred > 0 && !(f.limited && f.underway === 0)) for (const k of HELD_BACK_REASONS) kinds.add(k);
+  if ([...REPLICA_REASONS].some((k) => kinds.has(k))) for (const k of REPLICA_REASONS) kinds.add(k);
+  return kinds;
 }
 
 /** The set's conditions after this pass; conditions of other types are kept as they are. */
@@ -333,12 +341,13 @@ export function setConditions(
 }
 
 /**
- * ReplicaFailure after the executor ran: True with the API's message when a create or delete failed;
- * False again when this pass's creates and deletes all succeeded.
+ * ReplicaFailure after the executor ran: True with the reason and message of the pass's first failed
+ * write; False again when this pass sent writes of the kind that had failed and all of them succeeded
+ * (an Exporter create or delete for either of those two).
  */
 export function withOutcome(
   conditions: readonly Condition[],
-  outcome: Pick<ExecutionOutcome, 'changedReplicas' | 'replicaFailure'>,
+  outcome: Pick<ExecutionOutcome, 'changedReplicas' | 'replicaFailure' | 'succeeded'>,
   now: number,
   generation: number | undefined,
 ): readonly Condition[] {
@@ -347,7 +356,12 @@ export function withOutcome(
     const { reason, message } = outcome.replicaFailure;
     return setCondition(conditions, { type, status: 'True', reason, message }, now, generation);
   }
-  if (outcome.changedReplicas && findCondition(conditions, type)?.status === 'True') {
+  const old = findCondition(conditions, type);
+  const retried =
+    old !== undefined &&
+    ((outcome.changedReplicas && REPLICA_REASONS.has(old.reason)) ||
+      outcome.succeeded?.has(old.reason) === true);
+  if (retried && old.status === 'True') {
     return setCondition(
       conditions,
       { type, status: 'False', reason: R.NoFailures, message: NO_FAILURES },

@@ -92,6 +92,21 @@ export interface InstanceSnapshot {
    * rendered until the token is there (see credential-wait.ts).
    */
   readonly credentialTokenMissing?: boolean;
+  /**
+   * The controller tried to start the instance's Pod and could not (render, config Secret or Pod
+   * refused), since when on the controller's clock; set by the reconciler for instances without a Pod.
+   */
+  readonly podWriteFailure?: PodWriteFailure;
+}
+
+/** A failed start of an instance's Pod (SPEC §3.18), as the reconciler saw it. */
+export interface PodWriteFailure {
+  /** The controller's clock (as `now`) at the first failed try. */
+  readonly since: number;
+  /** The ReplicaFailure reason of the last failed write (FailedRender, FailedCreateSecret, FailedCreatePod). */
+  readonly reason: string;
+  /** The last failure's message (the API server's, or the provisioner's). */
+  readonly message: string;
 }
 
 /** An Exporter create the executor sent and the cache does not show yet. */

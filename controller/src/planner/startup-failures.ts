@@ -10,6 +10,7 @@
 import { credentialGraceMs } from './credential-wait';
 import type { InstanceView } from './instances';
 import { count, type World } from './observe';
+import { podWaitDeadline } from './pod-wait';
 import type { PlannerOptions } from './snapshot';
 import { toMillis } from './snapshot';
 
@@ -130,8 +131,9 @@ export function awaitingCredential(
 }
 
 /**
- * The earliest moment a booting instance's startup times out, or a credential wait is named or times
- * out (a timer, so idle stays quiet otherwise).
+ * The earliest moment a booting instance's startup times out, a credential wait is named or times
+ * out, or a wait for a Pod the controller could not start times out (a timer, so idle stays quiet
+ * otherwise).
  */
 export function nextStartupDeadline(world: World): number | undefined {
   let next: number | undefined;
@@ -141,6 +143,11 @@ export function nextStartupDeadline(world: World): number | undefined {
     for (const due of [v.createdAt + grace, v.createdAt + world.options.startupTimeoutMs]) {
       if (due > world.now && (next === undefined || due < next)) next = due;
     }
+  }
+  for (const v of world.owned) {
+    const due =
+      v.state === 'starting' ? podWaitDeadline(v.source, world.options.startupTimeoutMs) : undefined;
+    if (due !== undefined && due > world.now && (next === undefined || due < next)) next = due;
   }
   for (const v of world.owned) {
     if (v.state !== 'starting' || v.pod === 'none' || v.pod === 'going') continue;

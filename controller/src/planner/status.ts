@@ -19,7 +19,7 @@ import type { ExecutionOutcome } from './outcome';
 import type { Plan } from './plan';
 import { persistedWindow, windowStatus, type DeleteFailure, type ScaleDownWindow } from './scale-down';
 import {
-  outstandingReplicaWrites,
+  outstandingWrites,
   setConditions,
   withOutcome,
   type ConditionInputs,
@@ -144,8 +144,8 @@ export interface PassFacts {
     readonly startingNow: number;
   };
   readonly health: Omit<HealthInput, 'offline'>;
-  /** Exporter creates and deletes this pass sends. */
-  readonly replicaWrites: number;
+  /** The kinds of write this pass sends (outcome.ts `reasonsOf`). */
+  readonly plannedWrites: ReadonlySet<string>;
   readonly persisted: PersistedFields;
   readonly creates: readonly CreateExporterAction[];
 }
@@ -192,8 +192,8 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
       },
       spec: facts.spec,
       replicaFailure: {
-        outstandingWrites: outstandingReplicaWrites({
-          replicaWrites: facts.replicaWrites,
+        outstanding: outstandingWrites({
+          planned: facts.plannedWrites,
           deferred: facts.scaling.deferred,
           limited: facts.scaling.limited !== undefined,
           underway: booting + world.virtualCreates.length + facts.scaling.rendering,
@@ -231,13 +231,20 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
   const conditions = [
     ...withOutcome(
       planned,
-      { changedReplicas: outcome?.changedReplicas ?? false, ...(replicaFailure ? { replicaFailure } : {}) },
+      {
+        changedReplicas: outcome?.changedReplicas ?? false,
+        ...(outcome?.succeeded ? { succeeded: outcome.succeeded } : {}),
+        ...(replicaFailure ? { replicaFailure } : {}),
+      },
       outcome?.now ?? inputs.now,
       generation,
     ),
   ];
   const nextOrdinal = outcome
-    ? issuedNextOrdinal(persisted.nextOrdinal, set.status?.nextOrdinal, inputs.creates, outcome.applied)
+    ? issuedNextOrdinal(persisted.nextOrdinal, set.status?.nextOrdinal, inputs.creates, [
+        ...outcome.applied,
+        ...(outcome.taken ?? []).map((t) => ({ type: 'CreateExporter', name: t.name })),
+      ])
     : persisted.nextOrdinal;
   return {
     ...inputs.counters,

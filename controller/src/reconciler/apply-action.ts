@@ -1,21 +1,40 @@
 /**
  * Applies one planned action through the API and says how it went. Idempotence is decided here: names
- * are never reused, so AlreadyExists on a create means an earlier create of it landed, and NotFound on
- * a delete means it is gone; both are `done-already`, which counts as success. Renders happen here
- * (config Secret, then Pod): a credential Secret without a token yet fails like any other write.
+ * are never reused, so AlreadyExists on a create of an object we own means an earlier create of it
+ * landed, and NotFound on a delete means it is gone; both are `done-already`, which counts as success.
+ * An Exporter create that finds its name taken by an Exporter the set does not own (one made by hand
+ * or by another tool) is `taken`: the name is skipped at once, nothing waits for it. Renders happen
+ * here (config Secret, then Pod): a credential Secret without a token yet fails like any other write.
+ *
+ * A failure carries the reason of the write that failed (§3.18: `FailedCreatePod`,
+ * `FailedCreateSecret`, `FailedRender`, ...), named by the step, not just by the action: one
+ * RenderInstance is a render, a Secret create and a Pod create.
  */
 import type { V1Pod, V1Secret } from '@kubernetes/client-node';
-import { DRAIN_FINALIZER, configSecretName, type ExporterSet } from 'virtual-exporters/internal';
+import {
+  ConditionReasons as R,
+  DRAIN_FINALIZER,
+  configSecretName,
+  type ExporterSet,
+} from 'virtual-exporters/internal';
 import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
 import type { KubeClients } from '../kube/clients';
 import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
-import type { Action, LabelInstanceAction } from '../planner';
+import { isOwnedBy, type Action, type LabelInstanceAction } from '../planner';
 import type { SetWorld } from './snapshot';
+import { FailedStep, step, writeReasonOf, type WriteFailureReason } from './write-failure';
 
 export type ActionOutcome =
   | { readonly kind: 'applied' }
   | { readonly kind: 'done-already' }
-  | { readonly kind: 'failed'; readonly error: unknown; readonly message: string };
+  /** CreateExporter: the name belongs to an Exporter the set does not own. */
+  | { readonly kind: 'taken'; readonly owner: string }
+  | {
+      readonly kind: 'failed';
+      readonly error: unknown;
+      readonly reason: WriteFailureReason;
+      readonly message: string;
+    };
 
 const APPLIED: ActionOutcome = { kind: 'applied' };
 const DONE_ALREADY: ActionOutcome = { kind: 'done-already' };
@@ -29,7 +48,14 @@ export async function applyAction(
   try {
     return await write(action, clients, world);
   } catch (error) {
-    return { kind: 'failed', error, message: apiErrorMessage(error) };
+    const failed = error instanceof FailedStep ? error : undefined;
+    const cause = failed ? failed.cause : error;
+    return {
+      kind: 'failed',
+      error: cause,
+      reason: failed?.reason ?? writeReasonOf(action.type),
+      message: apiErrorMessage(cause),
+    };
   }
 }
 
@@ -43,13 +69,13 @@ async function write(action: Action, clients: KubeClients, world: SetWorld): Pro
     case 'RemoveFinalizer':
       return removeFinalizer(clients, set);
     case 'CreateExporter':
-      return unless(isAlreadyExists, () => clients.exporters.create(namespace, action.exporter));
+      return createExporter(clients, set, action.exporter);
     case 'PromoteStandby':
     case 'DisableExporter':
       await clients.exporters.patch(namespace, action.name, mergePatch(action.patch));
       return APPLIED;
     case 'RenderInstance': {
-      const rendered = await world.render(action.name);
+      const rendered = await step(R.FailedRender, () => world.render(action.name));
       for (const object of rendered.objects) await createRendered(clients, namespace, object);
       return APPLIED;
     }
@@ -104,24 +130,61 @@ async function createRendered(
   object: Record<string, unknown>,
 ): Promise<ActionOutcome> {
   if (object.kind === 'Secret') {
-    return unless(isAlreadyExists, () =>
-      clients.core.createNamespacedSecret({ namespace, body: object as V1Secret }),
+    return step(R.FailedCreateSecret, () =>
+      unless(isAlreadyExists, () =>
+        clients.core.createNamespacedSecret({ namespace, body: object as V1Secret }),
+      ),
     );
   }
   if (object.kind === 'Pod') {
-    return unless(isAlreadyExists, () =>
-      clients.core.createNamespacedPod({ namespace, body: object as V1Pod }),
+    return step(R.FailedCreatePod, () =>
+      unless(isAlreadyExists, () => clients.core.createNamespacedPod({ namespace, body: object as V1Pod })),
     );
   }
-  throw new Error(`the provisioner rendered a ${String(object.kind)}, which the controller does not create`);
+  throw new FailedStep(
+    R.FailedRender,
+    new Error(`the provisioner rendered a ${String(object.kind)}, which the controller does not create`),
+  );
+}
+
+/**
+ * Creates an Exporter. AlreadyExists is looked into: the set's own Exporter of that name (an earlier
+ * create that landed, e.g. before a crash) is `done-already`; any other is `taken`.
+ */
+async function createExporter(
+  clients: KubeClients,
+  set: ExporterSet,
+  exporter: Parameters<KubeClients['exporters']['create']>[1],
+): Promise<ActionOutcome> {
+  const namespace = set.metadata?.namespace ?? '';
+  try {
+    await clients.exporters.create(namespace, exporter);
+    return APPLIED;
+  } catch (error) {
+    if (!isAlreadyExists(error)) throw error;
+  }
+  const name = exporter.metadata?.name ?? '';
+  let existing;
+  try {
+    existing = await clients.exporters.get(namespace, name);
+  } catch (error) {
+    // Gone meanwhile: the name is free again, and the next pass creates it.
+    if (isNotFound(error)) return DONE_ALREADY;
+    throw error;
+  }
+  if (isOwnedBy(existing, set)) return DONE_ALREADY;
+  const owner = existing.metadata?.ownerReferences?.find((ref) => ref.controller === true);
+  return { kind: 'taken', owner: owner ? `${owner.kind} ${owner.name}` : 'nobody' };
 }
 
 /** Writes the config Secret the instance renders to, creating it when it is gone. */
 async function syncConfigSecret(clients: KubeClients, world: SetWorld, name: string): Promise<void> {
   const namespace = world.snapshot.set.metadata?.namespace ?? '';
-  const rendered = await world.render(name);
+  const rendered = await step(R.FailedRender, () => world.render(name));
   const secret = rendered.objects.find((o) => o.kind === 'Secret') as V1Secret | undefined;
-  if (!secret?.metadata?.name) throw new Error(`the render of ${name} has no config Secret`);
+  if (!secret?.metadata?.name) {
+    throw new FailedStep(R.FailedRender, new Error(`the render of ${name} has no config Secret`));
+  }
   try {
     // `data` replaced whole (JSON patch `add` sets or replaces the member): a merge patch would keep
     // a key someone added, the digest would never match again, and every pass would patch anew.
@@ -132,7 +195,7 @@ async function syncConfigSecret(clients: KubeClients, world: SetWorld, name: str
       jsonPatch([{ op: 'add', path: '/data', value: secret.data ?? {} }]),
     );
   } catch (error) {
-    if (!isNotFound(error)) throw error;
+    if (!isNotFound(error)) throw new FailedStep(R.FailedUpdateSecret, error);
     await createRendered(clients, namespace, secret as Record<string, unknown>);
   }
 }

@@ -1,18 +1,25 @@
 /**
  * What a pass applied, as the status and the events read it (`Execution`), and its record while the
  * executor applies the actions: each outcome either took effect (its expected effect is recorded until
- * the cache shows it, effects.ts) or failed. A failed create or delete is the ReplicaFailure condition
- * with the API server's message; any other failed write is an error, so the key backs off.
+ * the cache shows it, effects.ts), found its name taken, or failed. Every failed write is reported
+ * (SPEC §3.18): the pass's first failure is the ReplicaFailure condition with the reason of its write
+ * kind and the API server's message, and the pass is retried with the key's backoff.
  */
-import { ConditionReasons } from 'virtual-exporters/internal';
+import { ConditionReasons as R } from 'virtual-exporters/internal';
 import type { Action } from '../planner';
 import type { ActionOutcome } from './apply-action';
 import { effectOf } from './effects';
 import type { Expectations } from './expectations';
+import { boundedMessage, writeReasonOf, type WriteFailureReason } from './write-failure';
 
 export interface ReplicaFailure {
-  readonly reason: typeof ConditionReasons.FailedCreate | typeof ConditionReasons.FailedDelete;
+  readonly reason: WriteFailureReason;
   readonly message: string;
+}
+
+/** A failed write of one instance's objects (not the set's own), for the Pod wait (pod-failures.ts). */
+export interface InstanceWriteFailure extends ReplicaFailure {
+  readonly name: string;
 }
 
 export interface Execution {
@@ -20,14 +27,27 @@ export interface Execution {
   readonly applied: readonly Action[];
   /** Whether the pass sent Exporter creates or deletes (ReplicaFailure then reflects this pass). */
   readonly changedReplicas: boolean;
+  /** The kinds of write this pass sent that all succeeded (a ReplicaFailure of one of them clears). */
+  readonly succeeded: ReadonlySet<string>;
   readonly replicaFailure?: ReplicaFailure;
-  /** Other failed writes: the pass is retried with backoff. */
-  readonly errors: readonly unknown[];
+  /** Every failed write of an instance, by instance. */
+  readonly instanceFailures: readonly InstanceWriteFailure[];
+  /** Exporter names a create found taken by an Exporter the set does not own: skipped, never retried. */
+  readonly taken: readonly { readonly name: string; readonly owner: string }[];
+  /** The messages of every failed write: the pass is retried with backoff. */
+  readonly errors: readonly string[];
 }
+
+/** Writes reported under the action's own reason, with the API's message as it is. */
+const REPLICA_WRITES: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'DeleteExporter']);
 
 export class ExecutionRecord {
   private readonly applied: Action[] = [];
-  private readonly errors: unknown[] = [];
+  private readonly errors: string[] = [];
+  private readonly sent = new Set<string>();
+  private readonly failedKinds = new Set<string>();
+  private readonly instanceFailures: InstanceWriteFailure[] = [];
+  private readonly taken: { name: string; owner: string }[] = [];
   private replicaFailure: ReplicaFailure | undefined;
   private changedReplicas = false;
 
@@ -36,12 +56,26 @@ export class ExecutionRecord {
     private readonly expectations: Expectations,
   ) {}
 
-  /** Records the outcome of `action` (a failed create is the caller's: slow start picks its message). */
+  /** Records the outcome of `action` (a failed create is the caller's too: slow start stops on it). */
   add(action: Action, outcome: ActionOutcome): void {
-    if (action.type === 'CreateExporter' || action.type === 'DeleteExporter') this.changedReplicas = true;
+    if (REPLICA_WRITES.has(action.type)) this.changedReplicas = true;
+    this.sent.add(writeReasonOf(action.type));
     if (outcome.kind === 'failed') {
-      if (action.type === 'DeleteExporter') this.fail(ConditionReasons.FailedDelete, outcome.message);
-      else if (action.type !== 'CreateExporter') this.errors.push(outcome.error);
+      const name = 'name' in action ? action.name : undefined;
+      const message = boundedMessage(
+        REPLICA_WRITES.has(action.type) || name === undefined
+          ? outcome.message
+          : `instance ${name}: ${outcome.message}`,
+      );
+      this.fail(outcome.reason, message);
+      this.failedKinds.add(outcome.reason);
+      if (name !== undefined && !REPLICA_WRITES.has(action.type)) {
+        this.instanceFailures.push({ name, reason: outcome.reason, message });
+      }
+      return;
+    }
+    if (outcome.kind === 'taken') {
+      this.taken.push({ name: action.type === 'CreateExporter' ? action.name : '', owner: outcome.owner });
       return;
     }
     const effect = effectOf(action);
@@ -49,13 +83,26 @@ export class ExecutionRecord {
     this.applied.push(action);
   }
 
-  /** The pass's ReplicaFailure: the first failure of a create or delete. */
-  fail(reason: ReplicaFailure['reason'], message: string): void {
+  /** A failed write: the pass's ReplicaFailure is its first one, and the pass is retried. */
+  fail(reason: WriteFailureReason, message: string): void {
     this.replicaFailure ??= { reason, message };
+    this.errors.push(message);
   }
 
   result(): Execution {
-    const { applied, changedReplicas, replicaFailure, errors } = this;
-    return { applied, changedReplicas, ...(replicaFailure ? { replicaFailure } : {}), errors };
+    const { applied, changedReplicas, replicaFailure, errors, instanceFailures, taken } = this;
+    // A RenderInstance is a render, a Secret create and a Pod create: all of them went through.
+    const sent = new Set(this.sent);
+    if (sent.has(R.FailedRender)) for (const k of [R.FailedCreateSecret, R.FailedCreatePod]) sent.add(k);
+    const succeeded = new Set([...sent].filter((k) => !this.failedKinds.has(k)));
+    return {
+      applied,
+      changedReplicas,
+      succeeded,
+      ...(replicaFailure ? { replicaFailure } : {}),
+      instanceFailures,
+      taken,
+      errors,
+    };
   }
 }

@@ -17,7 +17,6 @@
  * deletes the reconciler's `confirmDeletes` reads it and plans again (reconciler.ts `withLeaseCheck`);
  * only the deletes that plan holds are sent. Read there, the list is as fresh as the deletes need.
  */
-import { ConditionReasons } from 'virtual-exporters/internal';
 import type { KubeClients } from '../kube/clients';
 import { Limiter } from '../kube/limiter';
 import { resolveOptions, type Action, type ActionType, type Plan } from '../planner';
@@ -28,7 +27,7 @@ import { slowStartBatch } from './slow-start-batch';
 import type { SlowStart } from './slow-start';
 import type { SetWorld } from './snapshot';
 
-export type { Execution, ReplicaFailure } from './execution';
+export type { Execution, InstanceWriteFailure, ReplicaFailure } from './execution';
 
 export interface ExecutorDeps {
   readonly clients: KubeClients;
@@ -80,7 +79,6 @@ export async function execute(
   // Started once the first batch is sent: promotions and renders take the slots the creates leave.
   const alongside = sendGroups(groups, ALONGSIDE_CREATES, (group) => burst.forEach(group, apply));
   const failed = await createFailure;
-  if (failed) record.fail(ConditionReasons.FailedCreate, failed.message);
   // The burst is over (nothing planned, nothing in flight): a later scale-up starts at one again.
   if (creates.length === 0 && !snapshot.inFlight?.creating?.length) deps.slowStart.forget(key);
   await alongside;

@@ -91,6 +91,7 @@ export class Reconciler {
     this.deps.statuses.forget(key);
     this.deps.renders.forget(key);
     this.deps.caBundles.forget(key);
+    this.deps.podWaits.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
     this.deps.latencies?.forget(key);
   }
@@ -116,6 +117,7 @@ export class Reconciler {
       confirmed = await withLeaseCheck(first, world.snapshot, deps.clients);
       return confirmed;
     });
+    deps.podWaits.record(key, execution);
     // The plan made with the live Lease list, when the deletes asked for one, is the pass's plan.
     const result = confirmed ?? first;
     const status = finalizeStatus(result, { ...execution, now: deps.clock.now() });
@@ -133,12 +135,13 @@ export class Reconciler {
     }
     if (replicaFailure) log.warn({ failure: replicaFailure }, 'replica failure');
     // A failed create or delete is retried like any failed write: with the key's backoff.
-    const failed = [...execution.errors, ...(replicaFailure ? [replicaFailure.message] : [])];
+    const failed =
+      execution.errors.length > 0 ? execution.errors : replicaFailure ? [replicaFailure.message] : [];
     if (failed.length > 0) {
-      const messages = failed.map((e) => (typeof e === 'string' ? e : apiErrorMessage(e)));
-      throw new Error(`${failed.length} write(s) of ${key} failed: ${messages.join('; ')}`);
+      throw new Error(`${failed.length} write(s) of ${key} failed: ${failed.join('; ')}`);
     }
-    const waits = [result.requeueAfterMs];
+    // A name found taken was skipped: the next pass creates under the next free name at once.
+    const waits = [result.requeueAfterMs, ...(execution.taken.length > 0 ? [0] : [])];
     // An expectation that never shows up times out; look again then even if no event comes.
     if (deps.expectations.pending(key) > 0) waits.push(deps.expectations.timeoutMs);
     const due = waits.filter((w): w is number => w !== undefined);
@@ -168,6 +171,11 @@ export class Reconciler {
     return [
       ...actionEvents(execution.applied),
       ...result.events.filter((e) => e.reason === EventReasons.StartupFailure),
+      ...execution.taken.map(({ name, owner }) => ({
+        type: 'Warning' as const,
+        reason: EventReasons.InstanceNameTaken,
+        message: `the instance name ${name} is taken by an Exporter the set does not own (controller: ${owner}); the name is skipped and the next free one used (names are never reused)`,
+      })),
       ...(after ? conditionEvents(before?.conditions, after.conditions ?? []) : []),
     ];
   }

@@ -29,6 +29,7 @@ import { isObserved } from './effects';
 import type { Expectations } from './expectations';
 import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
+import type { PodWaits } from './pod-waits';
 import type { StatusMemo } from './status-memo';
 
 /** What a pass reads: the informers' caches, one per watched kind. */
@@ -39,6 +40,8 @@ export interface SnapshotDeps extends RenderDeps {
   readonly renders: RenderMemo;
   readonly expectations: Expectations;
   readonly statuses: StatusMemo;
+  /** Instances whose Pod could not be started, since the controller's first try. */
+  readonly podWaits: PodWaits;
   readonly clock: Clock;
   readonly plannerOptions?: Partial<PlannerOptions>;
 }
@@ -70,6 +73,7 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   // and those labelled with it (detached ones, whose names stay taken).
   const exporters = caches.exporters.list(namespace).filter((e) => concernsSet(e, set));
   const byName = new Map(exporters.map((e) => [e.metadata?.name ?? '', e]));
+  deps.podWaits.keepOnly(key, new Set([...byName.keys()].filter((n) => !caches.pods.get(namespace, n))));
   const renderer = new SetRenderer(key, set, cls, byName, deps);
   // The provisioner before any render (SPEC §3.13): a set of another provisioner costs no render.
   const ours = cls !== undefined && cls.spec?.provisioner === deps.provisioner.name;
@@ -87,9 +91,11 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     // Before its first Pod: a credential Secret without a token (or not Jumpstarter's) blocks the render.
     const credentialTokenMissing =
       pod === undefined && exporter.status?.credential?.name !== undefined && !renderer.tokenOf(exporter);
+    const podWriteFailure = pod === undefined ? deps.podWaits.of(key, exporterName) : undefined;
     return {
       exporter,
       ...(credentialTokenMissing ? { credentialTokenMissing } : {}),
+      ...(podWriteFailure !== undefined ? { podWriteFailure } : {}),
       ...(pod !== undefined ? { pod } : {}),
       ...(configSecret !== undefined ? { configSecret } : {}),
       ...(desiredConfigSecretData !== undefined ? { desiredConfigSecretData } : {}),

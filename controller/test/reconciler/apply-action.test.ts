@@ -1,6 +1,8 @@
 /**
- * Applying one action: AlreadyExists on a create and NotFound on a delete mean the write had already
- * happened (names are never reused); any other error is a failure carrying the API server's message.
+ * Applying one action: AlreadyExists on a create of the set's own Exporter and NotFound on a delete
+ * mean the write had already happened (names are never reused); AlreadyExists on an Exporter the set
+ * does not own is a name taken (skipped); any other error is a failure carrying the API server's
+ * message and the reason of the write that failed (§3.18).
  */
 import { describe, expect, it } from '@jest/globals';
 import { API_VERSION, type Exporter, type ExporterSet } from 'virtual-exporters/internal';
@@ -12,8 +14,21 @@ import type { SetWorld } from '../../src/reconciler/snapshot';
 const set = {
   apiVersion: API_VERSION,
   kind: 'ExporterSet',
-  metadata: { name: 'pool', namespace: 'lab' },
+  metadata: { name: 'pool', namespace: 'lab', uid: 'set-uid' },
 } as ExporterSet;
+
+/** An Exporter `pool-0` controlled by `owner`. */
+const exporterOwnedBy = (owner: { name: string; uid: string }) =>
+  ({
+    apiVersion: 'jumpstarter.dev/v1alpha1',
+    kind: 'Exporter',
+    metadata: {
+      name: 'pool-0',
+      ownerReferences: [
+        { apiVersion: API_VERSION, kind: 'ExporterSet', controller: true, name: owner.name, uid: owner.uid },
+      ],
+    },
+  }) as Exporter;
 
 const world: SetWorld = {
   key: 'lab/pool',
@@ -40,12 +55,16 @@ const create: Action = {
 };
 const remove: Action = { type: 'DeleteExporter', name: 'pool-1', reason: 'scale-down' };
 
-function clientsAnswering(answer: () => Promise<unknown>) {
+function clientsAnswering(answer: () => Promise<unknown>, existing?: Exporter) {
   const calls: unknown[][] = [];
   const clients = {
     exporters: {
       create: (...args: unknown[]) => (calls.push(['create', ...args]), answer()),
       delete: (...args: unknown[]) => (calls.push(['delete', ...args]), answer()),
+      get: (...args: unknown[]) => (
+        calls.push(['get', ...args]),
+        existing ? Promise.resolve(existing) : Promise.reject(apiError(404, 'NotFound', 'not found'))
+      ),
     },
   } as unknown as KubeClients;
   return { clients, calls };
@@ -62,8 +81,11 @@ describe('applying one action', () => {
     ]);
   });
 
-  it('takes AlreadyExists on a create and NotFound on a delete as done already', async () => {
-    const exists = clientsAnswering(() => Promise.reject(apiError(409, 'AlreadyExists', 'exists')));
+  it("takes AlreadyExists on a create of the set's own Exporter and NotFound on a delete as done already", async () => {
+    const exists = clientsAnswering(
+      () => Promise.reject(apiError(409, 'AlreadyExists', 'exists')),
+      exporterOwnedBy({ name: 'pool', uid: 'set-uid' }),
+    );
     expect(await applyAction(create, exists.clients, world)).toEqual({ kind: 'done-already' });
     const gone = clientsAnswering(() => Promise.reject(apiError(404, 'NotFound', 'not found')));
     expect(await applyAction(remove, gone.clients, world)).toEqual({ kind: 'done-already' });
@@ -82,5 +104,53 @@ describe('applying one action', () => {
       kind: 'failed',
       message: 'the object has been modified',
     });
+  });
+
+  it('takes AlreadyExists on an Exporter the set does not own as a name taken, at once', async () => {
+    const alreadyExists = () => Promise.reject(apiError(409, 'AlreadyExists', 'exists'));
+    const byHand = clientsAnswering(alreadyExists, { metadata: { name: 'pool-0' } } as Exporter);
+    expect(await applyAction(create, byHand.clients, world)).toEqual({ kind: 'taken', owner: 'nobody' });
+    // An earlier set of the same name (another uid) does not own it either.
+    const earlier = clientsAnswering(alreadyExists, exporterOwnedBy({ name: 'pool', uid: 'old-uid' }));
+    expect(await applyAction(create, earlier.clients, world)).toEqual({
+      kind: 'taken',
+      owner: 'ExporterSet pool',
+    });
+  });
+
+  it('names the step of a render that failed: render, config Secret create or Pod create', async () => {
+    const objects = [
+      { kind: 'Secret', metadata: { name: 'exporter-config-pool-1' } },
+      { kind: 'Pod', metadata: { name: 'pool-1' } },
+    ];
+    const render: Action = { type: 'RenderInstance', name: 'pool-1' };
+    const rendering = (fails = false): SetWorld => ({
+      ...world,
+      render: () =>
+        fails ? Promise.reject(new Error('parameters cannot be rendered')) : Promise.resolve({ objects }),
+    });
+    const clientsWith = (core: Record<string, () => Promise<unknown>>) =>
+      ({ core }) as unknown as KubeClients;
+    const forbidden = () => Promise.reject(apiError(403, 'Forbidden', 'secrets is forbidden'));
+    const ok = () => Promise.resolve({});
+
+    expect(await applyAction(render, clientsWith({}), rendering(true))).toMatchObject({
+      kind: 'failed',
+      reason: 'FailedRender',
+      message: 'parameters cannot be rendered',
+    });
+    expect(
+      await applyAction(render, clientsWith({ createNamespacedSecret: forbidden }), rendering()),
+    ).toMatchObject({ kind: 'failed', reason: 'FailedCreateSecret', message: 'secrets is forbidden' });
+    expect(
+      await applyAction(
+        render,
+        clientsWith({
+          createNamespacedSecret: ok,
+          createNamespacedPod: () => Promise.reject(apiError(422, 'Invalid', 'Pod "pool-1" is invalid')),
+        }),
+        rendering(),
+      ),
+    ).toMatchObject({ kind: 'failed', reason: 'FailedCreatePod', message: 'Pod "pool-1" is invalid' });
   });
 });

@@ -28,6 +28,7 @@ import { Reconciler } from '../../src/reconciler/reconciler';
 import { RenderMemo } from '../../src/reconciler/render-memo';
 import { SlowStart } from '../../src/reconciler/slow-start';
 import { readSetWorld, type SnapshotCaches, type SnapshotDeps } from '../../src/reconciler/snapshot';
+import { PodWaits } from '../../src/reconciler/pod-waits';
 import { StatusMemo } from '../../src/reconciler/status-memo';
 import { manualClock } from 'virtual-exporters-test-cluster';
 
@@ -124,6 +125,7 @@ function world(classProvisioner: string) {
     provisioner,
     expectations: new Expectations(clock),
     statuses: new StatusMemo(),
+    podWaits: new PodWaits(clock),
     clock,
   };
   const logger = createLogger({ level: 'silent' });

@@ -1,6 +1,6 @@
 /**
  * RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
- * leader election, a warm pool, a Pod that lost its revision label (labelled again), a lease and its
+ * leader election, a warm pool (its first name taken by an Exporter it does not own), a Pod that lost its revision label (labelled again), a lease and its
  * recycle in place, a crashed Pod replaced, a rotated token re-synced, a scale-down, and the set's
  * deletion — then every request the test cluster
  * recorded for the identity `controller` must be allowed by the installer's rules
@@ -67,6 +67,13 @@ describe('RBAC replay', () => {
     const leases = cluster.jumpstarter!.leases;
     const status = () => getSet(cluster, 'rbac')?.status;
 
+    // An Exporter someone else made under the first instance name: the create looks it up and skips it.
+    cluster.store.create(cluster.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!, NS, {
+      apiVersion: 'jumpstarter.dev/v1alpha1',
+      kind: 'Exporter',
+      metadata: { name: 'rbac-0' },
+      spec: {},
+    });
     createClass(cluster);
     createSet(cluster, 'rbac', {
       minAvailableReplicas: 2,

@@ -12,25 +12,47 @@
  *   not blamed, however slow the pass.
  * - **name-reused**: an instance name comes back within one set's life, or a new instance takes a
  *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name.
+
+ * - **create-loop**: one set gets more than `CREATE_LOOP_LIMIT` new instances within
+ *   `CREATE_LOOP_WINDOW_MS` of cluster time — far beyond what its rules can want, so creates loop
+ *   without a bound (SPEC §3.9).
+ *
+ * It also records when a set reports a failed write (ReplicaFailure=True, by reason), for the check
+ * that a refused write shows on the conditions (refusals.ts).
  *
  * The store calls watchers synchronously inside each write, so nothing between two writes is missed.
  */
 import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters/internal';
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
 
-export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused';
+export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused' | 'create-loop';
 
 export interface Violation {
-  readonly invariant: InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted';
+  readonly invariant: InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted' | 'failure-unreported';
   /** Cluster time, epoch ms. */
   readonly at: number;
   readonly message: string;
 }
 
+/** A set reporting a failed write: ReplicaFailure turned True, or changed reason while True. */
+export interface ReportedFailure {
+  /** Cluster time, epoch ms. */
+  readonly at: number;
+  readonly set: string;
+  readonly reason: string;
+}
+
 export interface InvariantMonitor {
   readonly violations: readonly Violation[];
+  readonly reportedFailures: readonly ReportedFailure[];
+  /** The reasons of the ReplicaFailure conditions True now. */
+  failingReasons(): ReadonlySet<string>;
   stop(): void;
 }
+
+/** More new instances of one set than this within the window is a create loop. */
+export const CREATE_LOOP_LIMIT = 40;
+export const CREATE_LOOP_WINDOW_MS = 60_000;
 
 export interface MonitorOptions {
   readonly namespace: string;
@@ -51,6 +73,9 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const leasesRt = registry.get('jumpstarter.dev', 'v1alpha1', 'leases')!;
   const setsRt = registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
   const violations: Violation[] = [];
+  const reportedFailures: ReportedFailure[] = [];
+  /** Per set uid: the cluster times of its recent creates. */
+  const creates = new Map<string, number[]>();
   const violate = (invariant: InvariantName, message: string) =>
     violations.push({ invariant, at: clock.now(), message });
 
@@ -119,6 +144,15 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
         violate('name-reused', `set ${setName} made an instance named ${name} a second time`);
       seen.add(name);
       namesOfSet.set(setUid, seen);
+      const now = clock.now();
+      const recent = (creates.get(setUid) ?? []).filter((t) => now - t < CREATE_LOOP_WINDOW_MS);
+      recent.push(now);
+      creates.set(setUid, recent);
+      if (recent.length === CREATE_LOOP_LIMIT + 1)
+        violate(
+          'create-loop',
+          `set ${setName} made ${recent.length} instances within ${CREATE_LOOP_WINDOW_MS} ms`,
+        );
       // Nothing can have leased an Exporter in the instant of its creation: a Lease naming it is older.
       const named = leases().find((l) => l.status?.exporterRef?.name === name);
       if (named)
@@ -149,8 +183,19 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
         violate('ceiling', `set ${setName} has ${realised} instances, maxReplicas ${ceiling}`);
     }
   };
+  /** Per set uid: the reason of its ReplicaFailure while True. */
+  const failing = new Map<string, string>();
   const onSet = (event: WatchEvent) => {
-    if (event.type !== 'DELETED') recordCeiling(event.object as unknown as ExporterSet);
+    if (event.type === 'DELETED') return;
+    const set = event.object as unknown as ExporterSet;
+    recordCeiling(set);
+    const uid = set.metadata?.uid ?? '';
+    const failure = set.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
+    if (failure && failing.get(uid) !== failure.reason) {
+      reportedFailures.push({ at: clock.now(), set: set.metadata?.name ?? '', reason: failure.reason });
+    }
+    if (failure) failing.set(uid, failure.reason);
+    else failing.delete(uid);
   };
 
   const from = { resourceVersion: store.resourceVersion() };
@@ -159,6 +204,8 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const watches = [store.watch(exportersRt, ns, from, onExporter), store.watch(setsRt, ns, from, onSet)];
   return {
     violations,
+    reportedFailures,
+    failingReasons: () => new Set(failing.values()),
     stop: () => watches.forEach((w) => w.stop()),
   };
 }

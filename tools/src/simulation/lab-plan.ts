@@ -2,7 +2,7 @@
  * The random lab of one seed: classes with random binding modes and reclaim policies, sets
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
  * changes, class edits that break and fix parameters, resizes, set deletions, controller restarts, Pod
- * crashes) and the fault rates of the API. Pure: the seed decides everything.
+ * crashes), the fault rates of the API and the stretches in which it refuses one kind of write. Pure: the seed decides everything.
  */
 import { seededRandom, type Random } from './random';
 
@@ -54,6 +54,45 @@ export interface TimedOperation {
   readonly operation: LabOperation;
 }
 
+/**
+ * A write the API refuses for a stretch of the chaos, then accepts again: a 403 as RBAC answers for one
+ * resource and verb, or a 422 as the API answers a config Secret over 1 MiB.
+ */
+export interface Refusal {
+  readonly code: 403 | 422;
+  readonly resource: 'exporters' | 'pods' | 'secrets';
+  readonly verb: 'create' | 'patch' | 'delete';
+  /** Cluster milliseconds after the lab started. */
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
+/** The writes a 403 stretch may refuse: each write the controller makes for a set. */
+const REFUSABLE: readonly Pick<Refusal, 'resource' | 'verb'>[] = [
+  { resource: 'exporters', verb: 'create' },
+  { resource: 'exporters', verb: 'patch' },
+  { resource: 'exporters', verb: 'delete' },
+  { resource: 'pods', verb: 'create' },
+  { resource: 'pods', verb: 'delete' },
+  { resource: 'secrets', verb: 'create' },
+  { resource: 'secrets', verb: 'patch' },
+];
+
+/** A 403 stretch in about a third of the seeds, a 422 one in another third: most seeds run without. */
+function planRefusals(random: Random, chaosMs: number): Refusal[] {
+  const stretch = () => {
+    const fromMs = random.int(0, Math.floor(chaosMs * 0.6));
+    // Lifted before the calm phase (which clears every fault), so the lift judges the reports.
+    return { fromMs, toMs: Math.max(fromMs, Math.min(chaosMs - 1_000, fromMs + random.int(15_000, 40_000))) };
+  };
+  const refusals: Refusal[] = [];
+  if (random.chance(0.3)) refusals.push({ code: 403, ...random.pick(REFUSABLE), ...stretch() });
+  if (random.chance(0.3)) {
+    refusals.push({ code: 422, resource: 'secrets', verb: random.pick(['create', 'patch']), ...stretch() });
+  }
+  return refusals;
+}
+
 export interface FaultPlan {
   /** Per request of the controller, for create/patch/delete/list: 409, 429, 500, 503. */
   readonly errorRate: number;
@@ -63,6 +102,7 @@ export interface FaultPlan {
   readonly dropWatches: number;
   readonly truncateWatches: number;
   readonly expireWatches: number;
+  readonly refusals: readonly Refusal[];
 }
 
 export interface LabPlan {
@@ -162,6 +202,7 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
       dropWatches: random.int(0, 3),
       truncateWatches: random.int(0, 2),
       expireWatches: random.int(0, 2),
+      refusals: planRefusals(random, chaosMs),
     },
     chaosMs,
   };

@@ -18,6 +18,7 @@ import { type KubeObject, startTestCluster, type TestCluster } from 'virtual-exp
 import { unmet } from './convergence';
 import { startInvariantMonitor, type Violation } from './invariants';
 import { planLab, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
+import { refusalSteps } from './refusals';
 
 export const SIM_NAMESPACE = 'lab';
 const CONTROLLER = 'controller';
@@ -282,14 +283,26 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     addFaults(cluster, plan);
     await launch();
     const t0 = cluster.clock.now();
-    for (const { atMs, operation } of plan.operations) {
-      await untilClock(cluster, t0 + atMs);
-      try {
-        await apply(operation);
-        applied += 1;
-      } catch {
-        refused += 1; // e.g. a resize of a deleted set: the API said no, as it would to a person
-      }
+    const steps = [
+      ...plan.operations.map(({ atMs, operation }) => ({
+        atMs,
+        run: async () => {
+          try {
+            await apply(operation);
+            applied += 1;
+          } catch {
+            refused += 1; // e.g. a resize of a deleted set: the API said no, as it would to a person
+          }
+        },
+      })),
+      ...refusalSteps(cluster, plan.faults.refusals, () => t0, monitor, {
+        violate: (violation) => violations.push(violation),
+        count: countFault,
+      }),
+    ].sort((a, b) => a.atMs - b.atMs);
+    for (const step of steps) {
+      await untilClock(cluster, t0 + step.atMs);
+      await step.run();
     }
     await untilClock(cluster, t0 + plan.chaosMs);
 

@@ -1,11 +1,18 @@
 /**
  * The simulation's invariant monitor catches each violation it exists for — a leased instance
- * deleted, an instance beyond the ceiling, a name used twice or one an old Lease names — and stays
- * silent on the legitimate versions of the same moves.
+ * deleted, an instance beyond the ceiling, a name used twice or one an old Lease names, creates
+ * without a bound, a refused write no set reports — and stays silent on the legitimate versions of
+ * the same moves.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
-import { startInvariantMonitor, type InvariantMonitor } from '../../src/simulation/invariants';
+import {
+  CREATE_LOOP_LIMIT,
+  startInvariantMonitor,
+  type InvariantMonitor,
+  type Violation,
+} from '../../src/simulation/invariants';
+import { refusalSteps } from '../../src/simulation/refusals';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'lab';
@@ -87,12 +94,26 @@ async function setUp(maxReplicas = 0) {
     c.store.patch(sets, NS, 'pool', 'merge', { status }, 'status');
   };
 
+  /** The status a controller writes when a write of the set failed with `reason`. */
+  const failing = (reason: string) => {
+    const current = c.store.get(sets, NS, 'pool');
+    const condition = { type: 'ReplicaFailure', status: 'True', reason, message: 'refused' };
+    const status = {
+      ...counters,
+      observedGeneration: current.metadata.generation,
+      conditions: [{ ...condition, lastTransitionTime: new Date(c.clock.now()).toISOString() }],
+    };
+    c.store.patch(sets, NS, 'pool', 'merge', { status }, 'status');
+  };
+
   return {
+    cluster: c,
     instance,
     lease,
     remove,
     resize,
     observe,
+    failing,
     violations: () => monitor!.violations.map((v) => v.invariant),
   };
 }
@@ -142,5 +163,46 @@ describe('simulation › invariants', () => {
     lab.lease('old', 'pool-7', true);
     lab.instance(7);
     expect(lab.violations()).toEqual(['name-reused', 'name-reused']);
+  });
+
+  it('flags a set that makes more instances within the window than any rule wants', async () => {
+    const lab = await setUp();
+    for (let n = 0; n < CREATE_LOOP_LIMIT; n += 1) lab.instance(n);
+    expect(lab.violations()).toEqual([]);
+    lab.instance(CREATE_LOOP_LIMIT);
+    lab.instance(CREATE_LOOP_LIMIT + 1);
+    expect(lab.violations()).toEqual(['create-loop']);
+  });
+
+  it('flags a write refused for a stretch that no set reported, not one a set reported', async () => {
+    const lab = await setUp();
+    const judge = (report: (cluster: TestCluster) => void): Violation[] => {
+      const found: Violation[] = [];
+      const refusal = { code: 403, resource: 'secrets', verb: 'create', fromMs: 0, toMs: 30_000 } as const;
+      const steps = refusalSteps(lab.cluster, [refusal], () => 0, monitor!, {
+        violate: (v) => found.push(v),
+        count: () => undefined,
+      });
+      steps[0].run();
+      // The controller's Secret create, refused.
+      const refused = lab.cluster.faults.errorFor({
+        identity: 'controller',
+        verb: 'create',
+        group: '',
+        version: 'v1',
+        resource: 'secrets',
+        subresource: '',
+        namespace: NS,
+        name: '',
+        path: '',
+      });
+      expect(refused?.code).toBe(403);
+      report(lab.cluster);
+      steps[1].run();
+      steps[2].run();
+      return found;
+    };
+    expect(judge(() => undefined).map((v) => v.invariant)).toEqual(['failure-unreported']);
+    expect(judge(() => lab.failing('FailedCreateSecret'))).toEqual([]);
   });
 });

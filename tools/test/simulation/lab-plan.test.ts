@@ -66,4 +66,21 @@ describe('simulation › lab plan', () => {
     for (let i = 0; i < 4000; i++) counts[random.int(0, 3)] += 1;
     for (const c of counts) expect(c).toBeGreaterThan(850);
   });
+
+  it('refuses writes for a stretch in a minority of seeds, each kind in dozens of 300, lifted within the chaos', () => {
+    const codes: number[] = [];
+    let withRefusals = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const { faults, chaosMs } = planLab(seed);
+      if (faults.refusals.length > 0) withRefusals += 1;
+      for (const r of faults.refusals) {
+        codes.push(r.code);
+        expect(r.fromMs).toBeLessThanOrEqual(r.toMs);
+        expect(r.toMs).toBeLessThan(chaosMs);
+      }
+    }
+    expect(withRefusals).toBeLessThan(200);
+    expect(codes.filter((c) => c === 403).length).toBeGreaterThan(24);
+    expect(codes.filter((c) => c === 422).length).toBeGreaterThan(24);
+  });
 });

@@ -1,0 +1,88 @@
+/**
+ * The refusal stretches of a seed (lab-plan.ts `Refusal`): from `fromMs` the API answers the
+ * controller's writes of one resource and verb with a 403 (RBAC) or 422 (oversized Secret), until
+ * `toMs`. When the stretch is lifted, a refusal that fired well before must have shown on some set's
+ * ReplicaFailure condition with the reason of that write (SPEC §3.18: nothing fails silently),
+ * else the seed fails with `failure-unreported`.
+ */
+import { ConditionReasons as R } from 'virtual-exporters/internal';
+import type { TestCluster } from 'virtual-exporters-test-cluster';
+import type { InvariantMonitor, Violation } from './invariants';
+import type { Refusal } from './lab-plan';
+
+/** A failed write reports within a pass; refusals later than this before the lift are not judged. */
+const REPORT_WITHIN_MS = 10_000;
+
+/** The ReplicaFailure reasons a refused write of each resource and verb may show under. */
+const REASONS: Readonly<Record<string, readonly string[]>> = {
+  'exporters/create': [R.FailedCreate],
+  'exporters/patch': [R.FailedPatch],
+  'exporters/delete': [R.FailedDelete],
+  'pods/create': [R.FailedCreatePod],
+  'pods/delete': [R.FailedDeletePod],
+  'secrets/create': [R.FailedCreateSecret],
+  'secrets/patch': [R.FailedUpdateSecret],
+};
+
+/** A step of the seed's timeline. */
+export interface TimedStep {
+  /** Cluster milliseconds after the lab started. */
+  readonly atMs: number;
+  run(): void;
+}
+
+/** The steps that start, judge and lift each refusal, against the lab's start `t0`. */
+export function refusalSteps(
+  cluster: TestCluster,
+  refusals: readonly Refusal[],
+  t0: () => number,
+  monitor: InvariantMonitor,
+  report: { violate(violation: Violation): void; count(kind: string, n: number): void },
+): TimedStep[] {
+  return refusals.flatMap((refusal) => {
+    let id = '';
+    let judged = 0;
+    let shownBefore = false;
+    const { code, resource, verb } = refusal;
+    return [
+      {
+        atMs: refusal.fromMs,
+        run: () => {
+          id = cluster.faults.add({
+            kind: 'error',
+            code,
+            resource,
+            verb,
+            subresource: '',
+            identity: 'controller',
+          });
+          // A set already failing with that reason shows the refusal as it is.
+          const failing = monitor.failingReasons();
+          shownBefore = (REASONS[`${resource}/${verb}`] ?? []).some((r) => failing.has(r));
+        },
+      },
+      {
+        atMs: Math.max(refusal.fromMs, refusal.toMs - REPORT_WITHIN_MS),
+        run: () => (judged = cluster.faults.hits(id)),
+      },
+      {
+        atMs: refusal.toMs,
+        run: () => {
+          report.count(`refused${code}`, cluster.faults.hits(id));
+          cluster.faults.remove(id);
+          const from = t0() + refusal.fromMs;
+          const reasons = REASONS[`${resource}/${verb}`] ?? [];
+          const shown =
+            shownBefore || monitor.reportedFailures.some((f) => f.at >= from && reasons.includes(f.reason));
+          if (judged > 0 && !shown) {
+            report.violate({
+              invariant: 'failure-unreported',
+              at: cluster.clock.now(),
+              message: `${judged} ${verb} of ${resource} refused with ${code} from ${refusal.fromMs} ms, but no set reported ${reasons.join(' or ')}`,
+            });
+          }
+        },
+      },
+    ];
+  });
+}
