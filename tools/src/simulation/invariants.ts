@@ -28,7 +28,8 @@ import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test
 export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused' | 'create-loop';
 
 export interface Violation {
-  readonly invariant: InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted' | 'failure-unreported';
+  readonly invariant:
+    InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted' | 'failure-unreported';
   /** Cluster time, epoch ms. */
   readonly at: number;
   readonly message: string;
