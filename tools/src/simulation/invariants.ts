@@ -21,7 +21,8 @@ import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test
 export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused';
 
 export interface Violation {
-  readonly invariant: InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted';
+  readonly invariant:
+    InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted' | 'deep-input-reported';
   /** Cluster time, epoch ms. */
   readonly at: number;
   readonly message: string;
