@@ -29,7 +29,12 @@ export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused' | 'crea
 
 export interface Violation {
   readonly invariant:
-    InvariantName | 'convergence' | 'controller-crashed' | 'requests-accepted' | 'failure-unreported';
+    | InvariantName
+    | 'convergence'
+    | 'controller-crashed'
+    | 'requests-accepted'
+    | 'failure-unreported'
+    | 'deep-input-reported';
   /** Cluster time, epoch ms. */
   readonly at: number;
   readonly message: string;

@@ -7,7 +7,7 @@
  * invariants are checked at every change throughout. The cluster runs Strict field validation, so a
  * request with a field the API server does not know is a 400, and no 400 is allowed.
  */
-import { Labels, qemuProvisioner, type Lease } from 'virtual-exporters/internal';
+import { Labels, qemuProvisioner, type Condition, type Lease } from 'virtual-exporters/internal';
 import {
   createLogger,
   type LogLevel,
@@ -192,9 +192,34 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const podsRt = cluster.registry.get('', 'v1', 'pods')!;
   const leases = cluster.jumpstarter!.leases;
   const deletedSets = new Set<string>();
+  /** Classes whose parameters are nested past the limit now. */
+  const deepClasses = new Set<string>();
   const kubeletFaults: (() => void)[] = [];
   const active = (): Lease[] =>
     leases.list(SIM_NAMESPACE).filter((l) => l.status?.ended !== true && !l.spec?.release);
+
+  /**
+   * §3.19: each set of a class left with deep parameters reports them (ParametersValid=False naming the
+   * limit) within a minute of cluster time once faults stop — a pass that overflowed its stack never would.
+   */
+  const checkDeepInputReported = async () => {
+    const sets = plan.sets.filter((s) => deepClasses.has(s.className) && !deletedSets.has(s.name));
+    const reported = (name: string) => {
+      const set = cluster.store.get(setsRt, SIM_NAMESPACE, name) as { status?: { conditions?: Condition[] } };
+      const condition = set.status?.conditions?.find((c) => c.type === 'ParametersValid');
+      return condition?.status === 'False' && (condition.message ?? '').includes('is nested more than');
+    };
+    const until = cluster.clock.now() + 60_000;
+    while (!sets.every((s) => reported(s.name)) && cluster.clock.now() < until) await waitWall(20);
+    const silent = sets.filter((s) => !reported(s.name)).map((s) => s.name);
+    if (silent.length > 0) {
+      violations.push({
+        invariant: 'deep-input-reported',
+        at: cluster.clock.now(),
+        message: `sets whose class has parameters nested past the limit do not report it: ${silent.join(', ')}`,
+      });
+    }
+  };
 
   const apply = async (op: LabOperation): Promise<void> => {
     switch (op.kind) {
@@ -223,7 +248,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         cluster.store.patch(classesRt, SIM_NAMESPACE, op.className, 'merge', {
           spec: { parameters: { resources: { memory }, nested: deep ? deepParameters() : null } },
         });
-        if (deep) countFault('deepParameters', 1);
+        if (deep) {
+          countFault('deepParameters', 1);
+          deepClasses.add(op.className);
+        } else deepClasses.delete(op.className);
         return;
       }
       case 'resize':
@@ -310,12 +338,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     collectFaultHits(cluster, countFault);
     cluster.faults.clear();
     kubeletFaults.forEach((remove) => remove());
+    if (!manager) await launch();
+    await checkDeepInputReported();
     for (const c of plan.classes) {
       cluster.store.patch(classesRt, SIM_NAMESPACE, c.name, 'merge', {
         spec: { parameters: { resources: { memory: VALID_MEMORY[0] }, nested: null } },
       });
     }
-    if (!manager) await launch();
     for (const l of active()) leases.release(SIM_NAMESPACE, l.metadata.name!);
     const calmAt = cluster.clock.now();
     const deadline = calmAt + (options.settleTimeoutMs ?? 240_000);
