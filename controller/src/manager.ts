@@ -34,6 +34,7 @@ import { objectKey } from './queue/object-key';
 import { WorkQueue } from './queue/work-queue';
 import { EventRecorder } from './reconciler/event-recorder';
 import { Expectations } from './reconciler/expectations';
+import { FirstObserved } from './reconciler/first-observed';
 import { SlowStart } from './reconciler/slow-start';
 import { CaBundleCache } from './reconciler/ca-bundle-cache';
 import { RenderMemo } from './reconciler/render-memo';
@@ -124,6 +125,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     expectations,
     slowStart: new SlowStart(),
     statuses: new StatusMemo(),
+    firstObserved: new FirstObserved(),
     clock,
     plannerOptions: { ...deps.plannerOptions, maxBurst: options.maxBurst },
     logger,

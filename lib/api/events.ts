@@ -36,4 +36,6 @@ export const EventReasons = {
   PodReplaced: 'PodReplaced',
   StartupFailure: 'StartupFailure',
   FinalizerRemoved: 'FinalizerRemoved',
+  /** A status field the controller reads back was out of range or in the future, and was recomputed. */
+  StatusCorrected: 'StatusCorrected',
 } as const;

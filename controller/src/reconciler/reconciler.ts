@@ -93,6 +93,7 @@ export class Reconciler {
     this.deps.caBundles.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
     this.deps.latencies?.forget(key);
+    this.deps.firstObserved?.forget(key);
   }
 
   private async pass(key: string, ref: SetRef): Promise<ReconcileResult> {

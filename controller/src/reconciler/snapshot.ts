@@ -26,6 +26,7 @@ import {
 import type { Clock } from '../queue/clock';
 import { parseObjectKey } from '../queue/object-key';
 import { isObserved } from './effects';
+import { observeInstance, type FirstObserved } from './first-observed';
 import type { Expectations } from './expectations';
 import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
@@ -40,6 +41,8 @@ export interface SnapshotDeps extends RenderDeps {
   readonly expectations: Expectations;
   readonly statuses: StatusMemo;
   readonly clock: Clock;
+  /** When each fact was first observed (§3.17); without it every fact counts as seen at a first look. */
+  readonly firstObserved?: FirstObserved;
   readonly plannerOptions?: Partial<PlannerOptions>;
 }
 
@@ -74,6 +77,8 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   // The provisioner before any render (SPEC §3.13): a set of another provisioner costs no render.
   const ours = cls !== undefined && cls.spec?.provisioner === deps.provisioner.name;
   const desiredConfig = ours ? deps.renders.pass(key, cls, renderer) : undefined;
+  const now = deps.clock.now();
+  const observations = deps.firstObserved?.pass(key, now);
 
   const instanceOf = async (exporter: Exporter): Promise<InstanceSnapshot> => {
     const exporterName = exporter.metadata?.name ?? '';
@@ -89,6 +94,7 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
       pod === undefined && exporter.status?.credential?.name !== undefined && !renderer.tokenOf(exporter);
     return {
       exporter,
+      ...(observations ? { observed: observeInstance(observations, { exporter, pod }) } : {}),
       ...(credentialTokenMissing ? { credentialTokenMissing } : {}),
       ...(pod !== undefined ? { pod } : {}),
       ...(configSecret !== undefined ? { configSecret } : {}),
@@ -103,9 +109,11 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     instances: await Promise.all(exporters.map(instanceOf)),
     leases: caches.leases.list(namespace),
     inFlight: expectations.inFlight(key),
-    now: deps.clock.now(),
+    now,
+    ...(observations ? { observingSince: observations.since } : {}),
     ...(deps.plannerOptions !== undefined ? { options: deps.plannerOptions } : {}),
   };
+  observations?.done();
   return { key, snapshot, exporters: byName, render: renderer.render };
 }
 
