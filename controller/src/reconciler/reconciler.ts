@@ -159,7 +159,10 @@ export class Reconciler {
     }
   }
 
-  /** Events of what was applied, the startup failures seen, and the conditions that changed. */
+  /**
+   * Events of what was applied, the startup failures seen, the status fields corrected, and the
+   * conditions that changed.
+   */
   private eventsOf(
     result: Plan,
     execution: Execution,
@@ -168,7 +171,9 @@ export class Reconciler {
   ) {
     return [
       ...actionEvents(execution.applied),
-      ...result.events.filter((e) => e.reason === EventReasons.StartupFailure),
+      ...result.events.filter(
+        (e) => e.reason === EventReasons.StartupFailure || e.reason === EventReasons.StatusCorrected,
+      ),
       ...(after ? conditionEvents(before?.conditions, after.conditions ?? []) : []),
     ];
   }

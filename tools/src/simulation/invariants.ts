@@ -18,7 +18,13 @@
 import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters/internal';
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
 
-export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused';
+export type InvariantName =
+  | 'leased-deleted'
+  | 'ceiling'
+  | 'name-reused'
+  /** clock-invariants.ts */
+  | 'unbounded-creates'
+  | 'timer-cap';
 
 export interface Violation {
   readonly invariant: InvariantName | 'convergence' | 'controller-crashed';
