@@ -7,8 +7,9 @@
  *   measured against a skewed clock that fails every new instance at once;
  * - **timer-cap**: a status the set's status write changed carries `scaleDownWindowStart` or
  *   `lastStartupFailureTime` after the controller's own clock (beyond the store's one-second
- *   rounding) that the simulation did not write itself: a time from another clock trusted, so the
- *   window or the backoff would outlast its cap.
+ *   rounding, and the clock it had before a skew changed it in the last `SKEW_GRACE_MS`, as a write
+ *   may be in flight) that the simulation did not write itself: a time from another clock trusted,
+ *   so the window or the backoff would outlast its cap.
  */
 import type { ExporterSet } from 'virtual-exporters/internal';
 import type { Clock, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
@@ -26,6 +27,8 @@ export interface ClockMonitor {
   readonly violations: readonly Violation[];
   /** Values the simulation itself wrote into a status (tampering): not the controller's. */
   tampered(value: string): void;
+  /** Call before the controller's clock offset changes: writes in flight still carry the old clock. */
+  skewing(): void;
   /** The most creates any set made within one cluster minute. */
   peakCreatesPerMinute(): number;
   stop(): void;
@@ -34,6 +37,8 @@ export interface ClockMonitor {
 const MINUTE = 60_000;
 /** The store stamps whole seconds; the controller's times carry milliseconds. */
 const ROUNDING_MS = 1_000;
+/** How long (cluster time) writes planned on the controller's previous clock may still land. */
+const SKEW_GRACE_MS = 10_000;
 
 export function startClockMonitor(cluster: TestCluster, options: ClockMonitorOptions): ClockMonitor {
   const { store, registry, clock } = cluster;
@@ -43,6 +48,10 @@ export function startClockMonitor(cluster: TestCluster, options: ClockMonitorOpt
   const creates = new Map<string, number[]>();
   const lastStatus = new Map<string, string>();
   const tampered = new Set<string>();
+  /** Violations already reported, by set, field and value: one write carrying them is enough. */
+  const reported = new Set<string>();
+  /** The controller's clock readings just before its offset changed, with the true time then. */
+  const previous: { at: number; reading: number }[] = [];
   let peak = 0;
 
   const onExporter = (event: WatchEvent) => {
@@ -72,11 +81,15 @@ export function startClockMonitor(cluster: TestCluster, options: ClockMonitorOpt
     const text = JSON.stringify(set.status ?? null);
     if (lastStatus.get(uid) === text) return;
     lastStatus.set(uid, text);
-    const limit = options.controllerClock.now() + ROUNDING_MS;
+    const now = clock.now();
+    const readings = previous.filter((p) => p.at > now - SKEW_GRACE_MS).map((p) => p.reading + now - p.at);
+    const limit = Math.max(options.controllerClock.now(), ...readings) + ROUNDING_MS;
     for (const field of ['scaleDownWindowStart', 'lastStartupFailureTime'] as const) {
       const value = set.status?.[field];
       if (typeof value !== 'string' || tampered.has(value)) continue;
-      if (Date.parse(value) > limit) {
+      const id = `${uid}/${field}/${value}`;
+      if (Date.parse(value) > limit && !reported.has(id)) {
+        reported.add(id);
         violations.push({
           invariant: 'timer-cap',
           at: clock.now(),
@@ -94,6 +107,7 @@ export function startClockMonitor(cluster: TestCluster, options: ClockMonitorOpt
   return {
     violations,
     tampered: (value) => void tampered.add(value),
+    skewing: () => void previous.push({ at: clock.now(), reading: options.controllerClock.now() }),
     peakCreatesPerMinute: () => peak,
     stop: () => watches.forEach((w) => w.stop()),
   };

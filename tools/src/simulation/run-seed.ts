@@ -27,7 +27,7 @@ const VALID_MEMORY = ['1Gi', '2Gi'] as const;
  * The most Exporter creates one set may make within a cluster minute: far above the churn of a
  * minute of operations (leases recycling, rollouts, crashes), far below a loop without a bound.
  */
-const CREATES_PER_MINUTE = 120;
+const CREATES_PER_MINUTE = 60;
 
 export interface SeedOptions extends LabPlanOptions {
   /** Cluster clock speed. @default 50 */
@@ -272,6 +272,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         countFault('neverReady', op.times);
         return;
       case 'clock-skew':
+        if (op.machine === 'controller') clockMonitor.skewing();
         cluster.clocks[op.machine].setOffsetMs(op.offsetMs);
         countFault(`clockSkew.${op.machine}`, 1);
         return;
