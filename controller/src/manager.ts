@@ -35,6 +35,7 @@ import { WorkQueue } from './queue/work-queue';
 import { EventRecorder } from './reconciler/event-recorder';
 import { Expectations } from './reconciler/expectations';
 import { PodWaits } from './reconciler/pod-waits';
+import { FirstObserved } from './reconciler/first-observed';
 import { SlowStart } from './reconciler/slow-start';
 import { CaBundleCache } from './reconciler/ca-bundle-cache';
 import { RenderMemo } from './reconciler/render-memo';
@@ -126,6 +127,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     slowStart: new SlowStart(),
     statuses: new StatusMemo(),
     podWaits: new PodWaits(clock),
+    firstObserved: new FirstObserved(),
     clock,
     plannerOptions: { ...deps.plannerOptions, maxBurst: options.maxBurst },
     logger,

@@ -38,4 +38,6 @@ export const EventReasons = {
   FinalizerRemoved: 'FinalizerRemoved',
   /** An instance name was taken by an Exporter the set does not own: the name is skipped. */
   InstanceNameTaken: 'InstanceNameTaken',
+  /** A status field the controller reads back was out of range or in the future, and was recomputed. */
+  StatusCorrected: 'StatusCorrected',
 } as const;

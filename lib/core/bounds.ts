@@ -61,3 +61,20 @@ export const ExporterSetBounds = {
    */
   scaleDownCooldown: 64,
 } as const;
+
+/**
+ * Bounds on the ExporterSet status fields the controller reads back (SPEC §3.19). The CRD schema states
+ * them and the controller checks them on every read, recomputing what breaks them (a status can be
+ * written by anyone allowed to patch it, or by a hand-installed CRD without these bounds).
+ */
+export const ExporterSetStatusBounds = {
+  /**
+   * Ordinals from here on are never issued (a trillion creates away): a name beyond it cannot be an
+   * old instance of the set, and a counter there would leave no safe name to issue.
+   */
+  nextOrdinal: 2 ** 40,
+  /** Consecutive startup failures: int32, as the counters. The backoff saturates long before. */
+  startupFailures: 2_147_483_647,
+  /** The template revision is a label value on every instance. */
+  templateRevision: LABEL_VALUE_MAX_LENGTH,
+} as const;

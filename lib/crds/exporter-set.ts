@@ -8,7 +8,7 @@
  */
 import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames } from '../api/constants';
 import { RuleMessages } from '../api/rules';
-import { ExporterSetBounds as Bounds } from '../core/bounds';
+import { ExporterSetBounds as Bounds, ExporterSetStatusBounds } from '../core/bounds';
 import { LABEL_VALUE_PATTERN } from '../core/names';
 import {
   GO_DURATION_PATTERN,
@@ -195,7 +195,7 @@ const specSchema: JSONSchemaProps = object(
 );
 
 /** The status counters are plain int32s, like upstream's. */
-const count = (description: string) => int32(description);
+const count = (description: string, extra: Parameters<typeof int32>[1] = {}) => int32(description, extra);
 
 const statusSchema: JSONSchemaProps = object(
   'The pool as the controller last observed it.',
@@ -213,8 +213,8 @@ const statusSchema: JSONSchemaProps = object(
     lastStartupFailureTime: dateTime('When an instance last failed before its exporter ever became ready.'),
     leasedReplicas: count('Instances currently leased.'),
     nextOrdinal: int64(
-      'Ordinal of the next instance (named <set>-<n>); it only grows, so instance names are never reused.',
-      { minimum: 0 },
+      'Ordinal of the next instance (named <set>-<n>); it only grows, so instance names are never reused. The controller recomputes a value out of range from the names in use.',
+      { minimum: 0, maximum: ExporterSetStatusBounds.nextOrdinal },
     ),
     observedGeneration: int64('The metadata.generation this status was computed from.', { minimum: 0 }),
     pendingLeases: count('Leases waiting for an exporter that only a new instance of this set could serve.'),
@@ -226,6 +226,7 @@ const statusSchema: JSONSchemaProps = object(
     replicas: count('All instances the set owns, including standbys and those still starting.'),
     scaleDownTarget: count(
       'The instance count a pending scale-down will go to when the cooldown has passed.',
+      { minimum: 0 },
     ),
     scaleDownWindowStart: dateTime(
       'When the current surplus began; the set scales down once it has lasted scaleDownCooldown.',
@@ -237,9 +238,11 @@ const statusSchema: JSONSchemaProps = object(
     startingReplicas: count('Instances created but not yet ready.'),
     startupFailures: count(
       'Consecutive instances that failed before becoming ready; drives the creation backoff.',
+      { minimum: 0 },
     ),
     templateRevision: str(
       'Hash of the template, merged parameters, images and scheduling that new instances get.',
+      { maxLength: ExporterSetStatusBounds.templateRevision },
     ),
     unavailableReplicas: count(
       'Enabled instances that are not online. Unlike upstream, standby instances (an Exporter kept without a Pod so that leases wait for capacity) are not counted here, so a standby never makes Progressing or Degraded True; they are in replicas and exportersOffline.',

@@ -78,3 +78,49 @@ export function manualClock(start = Date.UTC(2025, 0, 1)): ManualClock {
     pendingTimers: () => timers.size,
   };
 }
+
+/** A clock set off from another by an offset that can change at any time (a machine's skewed clock). */
+export interface SkewedClock extends Clock {
+  /** Milliseconds this clock is ahead of its base (negative: behind). */
+  offsetMs(): number;
+  setOffsetMs(ms: number): void;
+}
+
+/**
+ * `base` read `offsetMs` ahead (or behind): `now()` is skewed, timers wait the same durations as on
+ * `base` (a skewed clock still ticks at the same rate).
+ */
+export function skewedClock(base: Clock, offsetMs = 0): SkewedClock {
+  let offset = offsetMs;
+  return {
+    now: () => base.now() + offset,
+    setTimeout: (fn, ms) => base.setTimeout(fn, ms),
+    offsetMs: () => offset,
+    setOffsetMs(ms) {
+      if (!Number.isFinite(ms)) throw new RangeError(`skewedClock: offset must be finite (got ${ms})`);
+      offset = ms;
+    },
+  };
+}
+
+/**
+ * The clocks of the machines around a cluster, each set off from true time (the cluster's `clock`):
+ * the API server's (creation and deletion timestamps), the kubelet's (Pod start and finish times) and
+ * the controller's (passed to it by tests and the simulation). Jumpstarter's controller keeps true time.
+ */
+export interface ClusterClocks {
+  readonly apiServer: SkewedClock;
+  readonly kubelet: SkewedClock;
+  readonly controller: SkewedClock;
+}
+
+/** Offsets (ms) of each machine's clock from true time. */
+export type ClockOffsets = { readonly [K in keyof ClusterClocks]?: number };
+
+export function clusterClocks(base: Clock, offsets: ClockOffsets = {}): ClusterClocks {
+  return {
+    apiServer: skewedClock(base, offsets.apiServer ?? 0),
+    kubelet: skewedClock(base, offsets.kubelet ?? 0),
+    controller: skewedClock(base, offsets.controller ?? 0),
+  };
+}

@@ -6,7 +6,7 @@
  */
 import type { KubeConfig } from '@kubernetes/client-node';
 import { jumpstarterCrds, ourCrds, type CustomResourceDefinition } from 'virtual-exporters/internal';
-import { realClock } from './clock';
+import { clusterClocks, realClock, type ClockOffsets, type ClusterClocks } from './clock';
 import { RequestCounters } from './counters';
 import { FaultInjector } from './faults';
 import type { FieldValidation } from './field-validation';
@@ -34,6 +34,12 @@ export interface TestClusterOptions {
    * @default realClock(speedUp)
    */
   readonly clock?: Clock;
+  /**
+   * How far the API server's, the kubelet's and the controller's clocks are off true time (`clock`),
+   * in ms; `clocks` changes them at runtime.
+   * @default all 0
+   */
+  readonly clockOffsets?: ClockOffsets;
   /**
    * How much faster than real time the default clock runs (ignored when `clock` is given).
    * @default 1
@@ -94,7 +100,10 @@ export interface TestCluster {
   installCrds(crds: readonly CustomResourceDefinition[]): void;
   readonly counters: RequestCounters;
   readonly faults: FaultInjector;
+  /** True time: timers of every machine, and Jumpstarter's clock. */
   readonly clock: Clock;
+  /** The machines' skewed clocks: the store stamps on `apiServer`, the kubelet on `kubelet`. */
+  readonly clocks: ClusterClocks;
   /** The Jumpstarter simulator, when started with `jumpstarter`. */
   readonly jumpstarter?: JumpstarterSimulator;
   /** The kubelet simulator, when started with `kubelet`. */
@@ -111,9 +120,10 @@ export interface TestCluster {
 export async function startTestCluster(options: TestClusterOptions = {}): Promise<TestCluster> {
   const registry = createRegistry(options.crds ?? [...ourCrds, ...jumpstarterCrds]);
   const clock = options.clock ?? realClock(options.speedUp ?? 1);
+  const clocks = clusterClocks(clock, options.clockOffsets);
   const store = createStore({
     registry,
-    clock,
+    clock: clocks.apiServer,
     namespaces: options.namespaces ?? ['default'],
     ...(options.watchWindow !== undefined ? { watchWindow: options.watchWindow } : {}),
   });
@@ -135,7 +145,8 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   const kubeletOptions = optionsOf(options.kubelet);
   const jumpstarter =
     jumpstarterOptions && startJumpstarterSimulator({ ...jumpstarterOptions, store, clock });
-  const kubelet = kubeletOptions && startKubeletSimulator({ ...kubeletOptions, store, clock });
+  const kubelet =
+    kubeletOptions && startKubeletSimulator({ ...kubeletOptions, store, clock: clocks.kubelet });
   if (jumpstarter) stopHooks.push(() => jumpstarter.stop());
   if (kubelet) stopHooks.push(() => kubelet.stop());
   let stopping: Promise<void> | undefined;
@@ -159,6 +170,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     counters,
     faults,
     clock,
+    clocks,
     jumpstarter,
     kubelet,
     settle: () => settle([jumpstarter, kubelet].filter((p) => p !== undefined)),

@@ -13,6 +13,7 @@ import {
 import type { Action } from './actions';
 import type { InstanceView } from './instances';
 import { toTimestamp } from './snapshot';
+import { listOf } from './wire-guards';
 
 export interface PlanEvent {
   readonly type: 'Normal' | 'Warning';
@@ -127,7 +128,8 @@ export function conditionEvents(
   for (const c of after) {
     const healthy = HEALTHY[c.type];
     if (healthy === undefined) continue;
-    const old = before?.find((o) => o.type === c.type);
+    // `before` is the status as read back, which may hold anything (status-read.ts).
+    const old = listOf<Condition>(before).find((o) => o.type === c.type);
     if (old?.status === c.status) continue;
     if (old === undefined && c.status === healthy) continue;
     const classNews =

@@ -5,6 +5,7 @@
  */
 export * from './actions';
 export * from './adoption';
+export * from './clocks';
 export * from './conditions';
 export * from './events';
 export * from './exporter';
@@ -18,5 +19,6 @@ export * from './set-conditions';
 export * from './snapshot';
 export * from './startup-failures';
 export * from './status';
+export * from './status-read';
 export * from './upstream-conditions';
 export * from './wire-guards';

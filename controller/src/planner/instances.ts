@@ -35,6 +35,7 @@ import {
   type ExporterSet,
   type ScaleReason,
 } from 'virtual-exporters/internal';
+import { factTime, type PassClock } from './clocks';
 import { awaitedCredential, credentialIssued } from './credential-wait';
 import { isOwnedBy } from './membership';
 import { podWaitEnded } from './pod-wait';
@@ -89,9 +90,13 @@ export interface InstanceView {
   readonly podPresent: boolean;
   /** Its exporter was seen ready since the current Pod was created. */
   readonly everReady: boolean;
-  /** Exporter creation time (epoch ms; 0 when unknown). */
+  /** Exporter creation time on the API server's clock (epoch ms; 0 when unknown): for ordering only. */
   readonly createdAt: number;
-  /** When the Pod ended (phase Failed/Succeeded). */
+  /** When the Exporter began, on the controller's clock (clocks.ts `factTime`): credential waits run from it. */
+  readonly since: number;
+  /** When its current Pod began, on the controller's clock; startup timeouts run from it. */
+  readonly podSince?: number;
+  /** When the Pod ended (phase Failed/Succeeded, or its startup timed out), on the controller's clock. */
   readonly endedAt?: number;
   /** Why the Pod ended, in the kubelet's words. */
   readonly endMessage?: string;
@@ -106,7 +111,7 @@ export interface InstanceView {
   readonly online: boolean;
   /**
    * For a `starting` instance that wants a Pod but cannot have one yet: what it waits for from
-   * Jumpstarter (the credential Secret's namespace/name, or the endpoint). Its wait runs from `createdAt`.
+   * Jumpstarter (the credential Secret's namespace/name, or the endpoint). Its wait runs from `since`.
    */
   readonly awaiting?: string;
   readonly source: InstanceSnapshot;
@@ -148,8 +153,11 @@ export interface ClassifyContext {
   /** Leases known to have ended (see `endedLeaseNames`). */
   readonly endedLeases: ReadonlySet<string>;
   readonly inFlight: InFlightNames;
-  /** `now` and the startup timeout (SPEC §3.9); without it no instance is ever stuck. */
-  readonly startup?: { readonly now: number; readonly timeoutMs: number };
+  /**
+   * The pass's clock, the startup timeout (SPEC §3.9) and the backoff cap (the longest a failure's time
+   * matters; default the timeout); without it no instance is ever stuck.
+   */
+  readonly startup?: PassClock & { readonly timeoutMs: number; readonly backoffMaxMs?: number };
 }
 
 const SCALE_REASONS: ReadonlySet<string> = new Set<ScaleReason>([
@@ -181,8 +189,11 @@ function podState(pod: PodView | undefined, going: boolean): PodState {
     : 'Pending';
 }
 
-/** When the Pod ended: the last container finish, else the Ready transition, start or creation time. */
-function podEndedAt(pod: PodView): number | undefined {
+/**
+ * When the Pod ended by the kubelet's clock: the last container finish, else the Ready transition,
+ * start or creation time.
+ */
+function podEndClaimed(pod: PodView): number | undefined {
   const finished = (pod.status?.containerStatuses ?? [])
     .map((c) => toMillis(c.state?.terminated?.finishedAt))
     .filter((t): t is number => t !== undefined);
@@ -263,22 +274,31 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     state = 'offline';
   else state = 'starting';
 
-  let endedAt = ended && instance.pod ? podEndedAt(instance.pod) : undefined;
+  const clock = context.startup ?? { now: 0, timeoutMs: 0, backoffMaxMs: 0 };
+  const observed = instance.observed ?? {};
+  const createdAt = toMillis(exporter.metadata?.creationTimestamp);
+  const since = factTime(observed.exporter, createdAt, clock, clock.timeoutMs);
+  const podSince = instance.pod
+    ? factTime(observed.pod, toMillis(instance.pod.metadata?.creationTimestamp), clock, clock.timeoutMs)
+    : undefined;
+  let endedAt =
+    ended && instance.pod
+      ? factTime(observed.podEnded, podEndClaimed(instance.pod), clock, clock.backoffMaxMs ?? clock.timeoutMs)
+      : undefined;
   let endMessage = ended && instance.pod ? podEndMessage(instance.pod) : undefined;
-  const stuckSince = state === 'starting' ? stuckAt(instance, pod, context) : undefined;
+  const stuckSince = state === 'starting' ? stuckAt(pod, podSince, context) : undefined;
   if (stuckSince !== undefined && !readySincePod(exporter, instance.pod, ready)) {
     state = 'failed';
     endedAt = stuckSince;
     const why = instance.pod?.status?.message ?? instance.pod?.status?.reason;
     endMessage = `not ready ${Math.round(context.startup!.timeoutMs / 1000)} s after its Pod was created${why ? ` (${why})` : ''}`;
   }
-  const createdAt = toMillis(exporter.metadata?.creationTimestamp);
   const awaiting =
     state === 'starting' && !standby && !podPresent && !credentialIssued(instance)
       ? awaitedCredential(instance)
       : undefined;
-  if (awaiting !== undefined && context.startup && createdAt !== undefined) {
-    const deadline = createdAt + context.startup.timeoutMs;
+  if (awaiting !== undefined && context.startup) {
+    const deadline = since + context.startup.timeoutMs;
     if (context.startup.now >= deadline) {
       state = 'failed';
       endedAt = deadline;
@@ -306,6 +326,8 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     podPresent,
     everReady: readySincePod(exporter, instance.pod, ready),
     createdAt: createdAt ?? 0,
+    since,
+    ...(podSince !== undefined ? { podSince } : {}),
     ...(endedAt !== undefined ? { endedAt } : {}),
     ...(endMessage !== undefined ? { endMessage } : {}),
     ...(retiring
@@ -322,12 +344,11 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
   };
 }
 
-/** When a live Pod's startup timed out (its creation + the timeout), if it has by now. */
-function stuckAt(instance: InstanceSnapshot, pod: PodState, context: ClassifyContext): number | undefined {
+/** When a live Pod's startup timed out (when it began + the timeout), if it has by now. */
+function stuckAt(pod: PodState, podSince: number | undefined, context: ClassifyContext): number | undefined {
   if (!context.startup || (pod !== 'Pending' && pod !== 'Running' && pod !== 'Unknown')) return undefined;
-  const created = toMillis(instance.pod?.metadata?.creationTimestamp);
-  if (created === undefined) return undefined;
-  const deadline = created + context.startup.timeoutMs;
+  if (podSince === undefined) return undefined;
+  const deadline = podSince + context.startup.timeoutMs;
   return context.startup.now >= deadline ? deadline : undefined;
 }
 

@@ -4,7 +4,13 @@
  * of another shape (`<set>-x7k2p`) has none and moves nothing. `finalizeStatus` (status.ts) keeps
  * only the ordinals of creates that landed.
  */
-import { instanceName, instanceOrdinal, type ExporterSet, type Lease } from 'virtual-exporters/internal';
+import {
+  ExporterSetStatusBounds,
+  instanceName,
+  instanceOrdinal,
+  type ExporterSet,
+  type Lease,
+} from 'virtual-exporters/internal';
 import type { CreateExporterAction } from './actions';
 import { desiredExporter } from './exporter';
 import type { World } from './observe';
@@ -13,11 +19,11 @@ import type { PlannedCreate } from './scale';
 import { nameOf } from './wire-guards';
 
 /**
- * Ordinals from here on are never issued (a trillion creates away): a name beyond it cannot be an old
- * instance of the set, so it does not move the counter — else one hostile Lease naming
- * `<set>-9007199254740991` would leave no safe name to issue.
+ * Ordinals from here on are never issued: a name beyond it cannot be an old instance of the set, so it
+ * does not move the counter — else one hostile Lease naming `<set>-9007199254740991` would leave no safe
+ * name to issue. The CRD bounds `status.nextOrdinal` by it, and status-read.ts checks it.
  */
-const MAX_ORDINAL = 2 ** 40;
+const MAX_ORDINAL = ExporterSetStatusBounds.nextOrdinal;
 
 /**
  * The lowest ordinal no name can collide with: status.nextOrdinal, and one above every ordinal on an

@@ -28,6 +28,7 @@ import {
 } from './leases';
 import { firstFreeOrdinal } from './names';
 import { currentRevision } from './revision';
+import { readStatus, type StatusCorrection } from './status-read';
 import {
   resolveOptions,
   type InFlightCreate,
@@ -65,6 +66,8 @@ export interface World {
   readonly demand: PendingDemand;
   readonly firstOrdinal: number;
   readonly leaseCheck?: LeaseCheck;
+  /** Status fields not used as written (status-read.ts); `set.status` holds what is used instead. */
+  readonly corrections: readonly StatusCorrection[];
 }
 
 /** A count from the wire: a finite number ≥ 0 (floored), else `fallback`. */
@@ -88,7 +91,9 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
 }
 
 export function observe(snapshot: PlannerSnapshot): World {
-  const { set, now } = snapshot;
+  const { now } = snapshot;
+  const read = readStatus(snapshot.set.status, now);
+  const set: ExporterSet = { ...snapshot.set, status: read.status };
   const cls = snapshot.virtualTargetClass;
   const revision = cls ? currentRevision(set, cls) : undefined;
   const inFlight = inFlightNames(snapshot.inFlight);
@@ -100,12 +105,18 @@ export function observe(snapshot: PlannerSnapshot): World {
     everLeased: everLeasedExporterNames(snapshot.leases),
     endedLeases: endedLeaseNames(snapshot.leases),
     inFlight,
-    startup: { now, timeoutMs: options.startupTimeoutMs },
+    startup: {
+      now,
+      ...(snapshot.observingSince !== undefined ? { observingSince: snapshot.observingSince } : {}),
+      timeoutMs: options.startupTimeoutMs,
+      backoffMaxMs: options.startupBackoffMaxMs,
+    },
   };
   const views = snapshot.instances.map((instance) => classifyInstance(instance, context));
   const known = new Set(views.map((v) => v.name));
   const creating = snapshot.inFlight?.creating ?? [];
   const labels = instanceLabels(set, revision ?? set.status?.templateRevision ?? '', false);
+  const firstOrdinal = firstFreeOrdinal(set, [...known, ...creating.map((c) => c.name)], snapshot.leases);
   return {
     set,
     cls,
@@ -119,7 +130,10 @@ export function observe(snapshot: PlannerSnapshot): World {
     virtualCreates: creating.filter((c) => !known.has(c.name)),
     inFlightCreates: creating.length,
     demand: pendingDemand(snapshot.leases, labels, now),
-    firstOrdinal: firstFreeOrdinal(set, [...known, ...creating.map((c) => c.name)], snapshot.leases),
+    firstOrdinal,
     ...(snapshot.leaseCheck !== undefined ? { leaseCheck: snapshot.leaseCheck } : {}),
+    corrections: read.corrections.map((c) =>
+      c.field === 'status.nextOrdinal' ? { ...c, used: `${c.used}: ${firstOrdinal}` } : c,
+    ),
   };
 }

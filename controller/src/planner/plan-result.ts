@@ -6,6 +6,7 @@
 import type { ExporterSetStatus } from 'virtual-exporters/internal';
 import { ACTION_ORDER, type Action } from './actions';
 import { actionEvents, conditionEvents, type PlanEvent } from './events';
+import { correctionEvents } from './status-read';
 import type { World } from './observe';
 import { confirmDeletes } from './scale-down';
 import { statusOf, type StatusInputs } from './status';
@@ -55,6 +56,7 @@ export function finishPlan(
     events: [
       ...actionEvents(ordered),
       ...extraEvents,
+      ...correctionEvents(world.corrections),
       ...conditionEvents(world.set.status?.conditions, status.conditions ?? []),
     ],
   };

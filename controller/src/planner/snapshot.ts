@@ -17,6 +17,7 @@ import type {
   Provisioner,
   VirtualTargetClass,
 } from 'virtual-exporters/internal';
+import type { ObservedTimes } from './clocks';
 
 /** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
 export type Timestamp = string | Date;
@@ -97,6 +98,8 @@ export interface InstanceSnapshot {
    * refused), since when on the controller's clock; set by the reconciler for instances without a Pod.
    */
   readonly podWriteFailure?: PodWriteFailure;
+  /** When this controller first observed the Exporter, its Pod and the Pod's end (clocks.ts). */
+  readonly observed?: ObservedTimes;
 }
 
 /** A failed start of an instance's Pod (SPEC §3.18), as the reconciler saw it. */
@@ -195,8 +198,13 @@ export interface PlannerSnapshot {
   readonly inFlight?: InFlight;
   /** The live Lease list before deletes, once the reconciler read it. */
   readonly leaseCheck?: LeaseCheck;
-  /** The clock, in epoch milliseconds. */
+  /** The controller's clock, in epoch milliseconds. */
   readonly now: number;
+  /**
+   * When this controller first looked at the set (its clock): facts observed then may be older, and
+   * are dated by other clocks, clamped (clocks.ts). Undefined when no observations are tracked.
+   */
+  readonly observingSince?: number;
   readonly options?: Partial<PlannerOptions>;
 }
 

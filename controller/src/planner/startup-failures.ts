@@ -6,6 +6,10 @@
  *
  * Counting survives restarts and repeated passes over the same failed Pod: the status keeps the count
  * and the time of the last counted failure, and only Pods that ended after that time are counted.
+ * Every time here is on the controller's clock (§3.17, clocks.ts): when a Pod ended is when the
+ * controller saw it end, so a kubelet clock behind or ahead neither ends nor stretches the backoff,
+ * and the persisted time is never in the future (status-read.ts), so the backoff never outlasts
+ * `startupBackoffMaxMs`.
  */
 import { credentialGraceMs } from './credential-wait';
 import type { InstanceView } from './instances';
@@ -17,7 +21,7 @@ import { toMillis } from './snapshot';
 export interface StartupFailureInput {
   /** `status.startupFailures`. */
   readonly failures: number;
-  /** `status.lastStartupFailureTime`, epoch ms. */
+  /** `status.lastStartupFailureTime`, epoch ms, not after `now` (status-read.ts). */
   readonly lastFailureTime?: number;
 }
 
@@ -60,8 +64,7 @@ export function startupFailureState(
     watermark !== undefined &&
     instances.some((v) => {
       if (!v.ready || v.state === 'detached' || v.state === 'deleting') return false;
-      const started = toMillis(v.source.pod?.metadata?.creationTimestamp) ?? v.createdAt;
-      return started > watermark;
+      return (v.podSince ?? v.since) > watermark;
     });
   const failures = recovered ? 0 : Math.max(0, previous.failures) + newlyFailed.length;
   const backoffUntil =
@@ -124,7 +127,7 @@ export function awaitingCredential(
 ): { readonly waits: readonly string[]; readonly timeoutMs: number } | undefined {
   const grace = credentialGraceMs(world.options.startupTimeoutMs);
   const waits = world.owned
-    .filter((v) => v.awaiting !== undefined && v.createdAt > 0 && world.now >= v.createdAt + grace)
+    .filter((v) => v.awaiting !== undefined && world.now >= v.since + grace)
     .map((v) => `${v.name} waits for its ${v.awaiting}`)
     .sort();
   return waits.length > 0 ? { waits, timeoutMs: world.options.startupTimeoutMs } : undefined;
@@ -139,8 +142,8 @@ export function nextStartupDeadline(world: World): number | undefined {
   let next: number | undefined;
   const grace = credentialGraceMs(world.options.startupTimeoutMs);
   for (const v of world.owned) {
-    if (v.awaiting === undefined || v.createdAt <= 0) continue;
-    for (const due of [v.createdAt + grace, v.createdAt + world.options.startupTimeoutMs]) {
+    if (v.awaiting === undefined) continue;
+    for (const due of [v.since + grace, v.since + world.options.startupTimeoutMs]) {
       if (due > world.now && (next === undefined || due < next)) next = due;
     }
   }
@@ -150,10 +153,8 @@ export function nextStartupDeadline(world: World): number | undefined {
     if (due !== undefined && due > world.now && (next === undefined || due < next)) next = due;
   }
   for (const v of world.owned) {
-    if (v.state !== 'starting' || v.pod === 'none' || v.pod === 'going') continue;
-    const created = toMillis(v.source.pod?.metadata?.creationTimestamp);
-    if (created === undefined) continue;
-    const deadline = created + world.options.startupTimeoutMs;
+    if (v.state !== 'starting' || v.pod === 'none' || v.pod === 'going' || v.podSince === undefined) continue;
+    const deadline = v.podSince + world.options.startupTimeoutMs;
     if (next === undefined || deadline < next) next = deadline;
   }
   return next;

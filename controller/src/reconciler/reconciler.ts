@@ -94,6 +94,7 @@ export class Reconciler {
     this.deps.podWaits.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
     this.deps.latencies?.forget(key);
+    this.deps.firstObserved?.forget(key);
   }
 
   private async pass(key: string, ref: SetRef): Promise<ReconcileResult> {
@@ -161,7 +162,10 @@ export class Reconciler {
     }
   }
 
-  /** Events of what was applied, the startup failures seen, and the conditions that changed. */
+  /**
+   * Events of what was applied, the startup failures seen, the status fields corrected, and the
+   * conditions that changed.
+   */
   private eventsOf(
     result: Plan,
     execution: Execution,
@@ -170,7 +174,9 @@ export class Reconciler {
   ) {
     return [
       ...actionEvents(execution.applied),
-      ...result.events.filter((e) => e.reason === EventReasons.StartupFailure),
+      ...result.events.filter(
+        (e) => e.reason === EventReasons.StartupFailure || e.reason === EventReasons.StatusCorrected,
+      ),
       ...execution.taken.map(({ name, owner }) => ({
         type: 'Warning' as const,
         reason: EventReasons.InstanceNameTaken,

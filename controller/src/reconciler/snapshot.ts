@@ -26,6 +26,7 @@ import {
 import type { Clock } from '../queue/clock';
 import { parseObjectKey } from '../queue/object-key';
 import { isObserved } from './effects';
+import { observeInstance, type FirstObserved } from './first-observed';
 import type { Expectations } from './expectations';
 import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
@@ -43,6 +44,8 @@ export interface SnapshotDeps extends RenderDeps {
   /** Instances whose Pod could not be started, since the controller's first try. */
   readonly podWaits: PodWaits;
   readonly clock: Clock;
+  /** When each fact was first observed (§3.17); without it every fact counts as seen at a first look. */
+  readonly firstObserved?: FirstObserved;
   readonly plannerOptions?: Partial<PlannerOptions>;
 }
 
@@ -78,6 +81,8 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   // The provisioner before any render (SPEC §3.13): a set of another provisioner costs no render.
   const ours = cls !== undefined && cls.spec?.provisioner === deps.provisioner.name;
   const desiredConfig = ours ? deps.renders.pass(key, cls, renderer) : undefined;
+  const now = deps.clock.now();
+  const observations = deps.firstObserved?.pass(key, now);
 
   const instanceOf = async (exporter: Exporter): Promise<InstanceSnapshot> => {
     const exporterName = exporter.metadata?.name ?? '';
@@ -94,6 +99,7 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     const podWriteFailure = pod === undefined ? deps.podWaits.of(key, exporterName) : undefined;
     return {
       exporter,
+      ...(observations ? { observed: observeInstance(observations, { exporter, pod }) } : {}),
       ...(credentialTokenMissing ? { credentialTokenMissing } : {}),
       ...(podWriteFailure !== undefined ? { podWriteFailure } : {}),
       ...(pod !== undefined ? { pod } : {}),
@@ -109,9 +115,11 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     instances: await Promise.all(exporters.map(instanceOf)),
     leases: caches.leases.list(namespace),
     inFlight: expectations.inFlight(key),
-    now: deps.clock.now(),
+    now,
+    ...(observations ? { observingSince: observations.since } : {}),
     ...(deps.plannerOptions !== undefined ? { options: deps.plannerOptions } : {}),
   };
+  observations?.done();
   return { key, snapshot, exporters: byName, render: renderer.render };
 }
 

@@ -46,6 +46,8 @@ export const controllerOptions = (overrides: Partial<Options> = {}): Options => 
 export async function startScenario(
   options: {
     speedUp?: number;
+    /** How far the API server's, kubelet's and controller's clocks are off true time (ms). */
+    clockOffsets?: TestClusterOptions['clockOffsets'];
     controller?: Partial<Options>;
     crds?: TestClusterOptions['crds'];
     /** Field validation for requests that name none; `Strict` proves the controller sends no unknown field. */
@@ -61,6 +63,7 @@ export async function startScenario(
     kubelet: true,
     ...(options.crds ? { crds: options.crds } : {}),
     ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
+    ...(options.clockOffsets ? { clockOffsets: options.clockOffsets } : {}),
   });
   const launch = () => launchController(cluster, CONTROLLER, options.controller, options.leaderElection);
   const scenario: Scenario = {
@@ -103,7 +106,7 @@ export function launchController(
 ): Promise<Manager> {
   return startManager(controllerOptions(overrides), {
     kubeConfig: cluster.kubeConfigFor(identity, NS),
-    clock: cluster.clock,
+    clock: cluster.clocks.controller,
     logger: createLogger({ level: (process.env.SCENARIO_LOG as never) ?? 'silent' }),
     leaderElection: { ...leaderElection, identity, namespace: NS },
   });

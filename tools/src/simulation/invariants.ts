@@ -25,7 +25,14 @@
 import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters/internal';
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
 
-export type InvariantName = 'leased-deleted' | 'ceiling' | 'name-reused' | 'create-loop';
+export type InvariantName =
+  | 'leased-deleted'
+  | 'ceiling'
+  | 'name-reused'
+  | 'create-loop'
+  /** clock-invariants.ts */
+  | 'unbounded-creates'
+  | 'timer-cap';
 
 export interface Violation {
   readonly invariant:

@@ -46,7 +46,14 @@ export type LabOperation =
   /** Crashes the running Pod at `pick` × (number of running Pods), if any. */
   | { readonly kind: 'crash-pod'; readonly pick: number }
   /** The next `times` Pods of the set never become ready. */
-  | { readonly kind: 'never-ready'; readonly set: string; readonly times: number };
+  | { readonly kind: 'never-ready'; readonly set: string; readonly times: number }
+  /** Sets a machine's clock `offsetMs` off true time (minutes to an hour, either way; §3.17). */
+  | { readonly kind: 'clock-skew'; readonly machine: SkewedMachine; readonly offsetMs: number }
+  /** Writes a status field of the set with an out-of-range or future value (§3.19); `pick` chooses it. */
+  | { readonly kind: 'tamper-status'; readonly set: string; readonly pick: number };
+
+/** The machines whose clocks the simulation sets off true time. */
+export type SkewedMachine = 'apiServer' | 'kubelet' | 'controller';
 
 export interface TimedOperation {
   /** Cluster milliseconds after the lab started. */
@@ -171,8 +178,14 @@ function planOperation(
   }
   if (roll < 0.79) return { kind: 'delete-set', set: set.name };
   if (roll < 0.85) return { kind: 'restart-controller', abrupt: random.chance(0.5) };
-  if (roll < 0.94) return { kind: 'crash-pod', pick: random.next() };
-  return { kind: 'never-ready', set: set.name, times: random.int(1, 3) };
+  if (roll < 0.93) return { kind: 'crash-pod', pick: random.next() };
+  if (roll < 0.96) return { kind: 'never-ready', set: set.name, times: random.int(1, 3) };
+  if (roll < 0.98) {
+    const machine = random.pick(['apiServer', 'kubelet', 'controller'] as const);
+    const minutes = random.int(1, 60) * (random.chance(0.5) ? 1 : -1);
+    return { kind: 'clock-skew', machine, offsetMs: minutes * 60_000 };
+  }
+  return { kind: 'tamper-status', set: set.name, pick: random.next() };
 }
 
 export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {

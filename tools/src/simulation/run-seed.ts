@@ -16,13 +16,20 @@ import {
 } from 'virtual-exporters-controller/internal';
 import { type KubeObject, startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { unmet } from './convergence';
+import { startClockMonitor } from './clock-invariants';
 import { startInvariantMonitor, type Violation } from './invariants';
+import { tamperPatch } from './status-tamper';
 import { planLab, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
 import { refusalSteps } from './refusals';
 
 export const SIM_NAMESPACE = 'lab';
 const CONTROLLER = 'controller';
 const VALID_MEMORY = ['1Gi', '2Gi'] as const;
+/**
+ * The most Exporter creates one set may make within a cluster minute: far above the churn of a
+ * minute of operations (leases recycling, rollouts, crashes), far below a loop without a bound.
+ */
+const CREATES_PER_MINUTE = 60;
 
 export interface SeedOptions extends LabPlanOptions {
   /** Cluster clock speed. @default 50 */
@@ -43,6 +50,8 @@ export interface SeedResult {
   /** How often each kind of fault fired. */
   readonly faults: Readonly<Record<string, number>>;
   readonly restarts: number;
+  /** The most Exporters one set created within a cluster minute (`unbounded-creates`). */
+  readonly peakCreatesPerMinute?: number;
   /** Cluster milliseconds from the calm phase's start to convergence (undefined: never). */
   readonly convergedAfterMs?: number;
   readonly wallMs: number;
@@ -136,6 +145,11 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     fieldValidation: 'Strict',
   });
   const monitor = startInvariantMonitor(cluster, { namespace: SIM_NAMESPACE });
+  const clockMonitor = startClockMonitor(cluster, {
+    namespace: SIM_NAMESPACE,
+    controllerClock: cluster.clocks.controller,
+    createsPerMinute: CREATES_PER_MINUTE,
+  });
   const violations: Violation[] = [];
   const faultHits: Record<string, number> = {};
   const countFault = (kind: string, n: number) => (faultHits[kind] = (faultHits[kind] ?? 0) + n);
@@ -162,7 +176,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       },
       {
         kubeConfig: cluster.kubeConfigFor(CONTROLLER, SIM_NAMESPACE),
-        clock: cluster.clock,
+        clock: cluster.clocks.controller,
         logger,
         plannerOptions: { startupBackoffMaxMs: 60_000, startupTimeoutMs: 60_000 },
       },
@@ -302,6 +316,19 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         );
         countFault('neverReady', op.times);
         return;
+      case 'clock-skew':
+        if (op.machine === 'controller') clockMonitor.skewing();
+        cluster.clocks[op.machine].setOffsetMs(op.offsetMs);
+        countFault(`clockSkew.${op.machine}`, 1);
+        return;
+      case 'tamper-status': {
+        const patch = tamperPatch(op.pick, cluster.clock.now());
+        for (const value of Object.values(patch)) clockMonitor.tampered(String(value));
+        countFault('tamperStatus', 1);
+        cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { status: patch }, 'status');
+        countFault('tamperStatusAdmitted', 1);
+        return;
+      }
     }
   };
 
@@ -402,14 +429,16 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   } finally {
     await stopController();
     monitor.stop();
+    clockMonitor.stop();
     await cluster.stop();
   }
   return {
     seed,
-    violations: [...monitor.violations, ...violations],
+    violations: [...monitor.violations, ...clockMonitor.violations, ...violations],
     operations: { applied, refused },
     faults: faultHits,
     restarts,
+    peakCreatesPerMinute: clockMonitor.peakCreatesPerMinute(),
     ...(convergedAfterMs !== undefined ? { convergedAfterMs } : {}),
     wallMs: Date.now() - started,
   };

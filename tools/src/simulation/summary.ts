@@ -12,6 +12,8 @@ export interface RunSummary {
   readonly operations: { readonly applied: number; readonly refused: number };
   readonly faults: Readonly<Record<string, number>>;
   readonly restarts: number;
+  /** The most Exporters one set created within a cluster minute, over all seeds. */
+  readonly peakCreatesPerMinute: number;
   /** Cluster milliseconds from calm to convergence: median and largest. */
   readonly convergence: { readonly p50Ms: number; readonly maxMs: number };
   readonly wallMs: number;
@@ -40,6 +42,7 @@ export function summarize(results: readonly SeedResult[], wallMs: number): RunSu
     operations: { applied, refused },
     faults,
     restarts,
+    peakCreatesPerMinute: Math.max(0, ...results.map((r) => r.peakCreatesPerMinute ?? 0)),
     convergence: {
       p50Ms: times.length > 0 ? times[Math.floor((times.length - 1) / 2)] : 0,
       maxMs: times.length > 0 ? times[times.length - 1] : 0,
@@ -64,6 +67,7 @@ export function formatSummary(summary: RunSummary, extraArgs: readonly string[] 
         .join(', ') || 'none'
     }`,
     `controller restarts: ${summary.restarts}`,
+    `most Exporter creates of one set in a cluster minute: ${summary.peakCreatesPerMinute}`,
     `convergence after faults stop (cluster time): p50 ${(summary.convergence.p50Ms / 1000).toFixed(1)} s, max ${(summary.convergence.maxMs / 1000).toFixed(1)} s`,
     `wall time: ${(summary.wallMs / 1000).toFixed(1)} s`,
   ];

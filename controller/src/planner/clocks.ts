@@ -1,0 +1,47 @@
+/**
+ * §3.17 clocks: the planner acts on durations measured on the controller's own clock. The reconciler
+ * remembers when it first observed each fact (an Exporter, its Pod, the Pod's end) and hands those
+ * times in (`InstanceSnapshot.observed`); a time from another clock (the API server's
+ * `creationTimestamp`, the kubelet's `finishedAt`, a status someone else wrote) is only used for a fact
+ * that was already there at the controller's first look at the set, and then clamped into
+ * [first look − cap, first look]: a future value is never trusted, and one older than the cap can only
+ * end the wait. So no timer outlasts its cap, however the clocks disagree.
+ */
+
+/** When this controller first observed an instance's facts, on its own clock (epoch ms). */
+export interface ObservedTimes {
+  /** The Exporter. */
+  readonly exporter?: number;
+  /** The Exporter's current Pod (by uid). */
+  readonly pod?: number;
+  /** That Pod in phase Failed or Succeeded. */
+  readonly podEnded?: number;
+}
+
+/** The pass's clock: now, and when this controller first looked at the set (facts seen then may be older). */
+export interface PassClock {
+  readonly now: number;
+  /** Undefined when the caller tracks no observations (every fact counts as seen at a first look). */
+  readonly observingSince?: number;
+}
+
+/** `value` clamped into [now − cap, now]: never in the future, never more than `capMs` old. */
+export function clampToPast(value: number, now: number, capMs: number): number {
+  return Math.min(now, Math.max(now - capMs, value));
+}
+
+/**
+ * When a fact began, on the controller's clock: when it was observed, if that was after the first
+ * look at the set; else (it may predate the controller) the other clock's `claimed` time clamped
+ * into [seen − cap, seen].
+ */
+export function factTime(
+  seen: number | undefined,
+  claimed: number | undefined,
+  clock: PassClock,
+  capMs: number,
+): number {
+  const at = Math.min(seen ?? clock.now, clock.now);
+  if (seen !== undefined && clock.observingSince !== undefined && seen > clock.observingSince) return at;
+  return clampToPast(claimed ?? at, at, capMs);
+}

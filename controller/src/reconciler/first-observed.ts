@@ -1,0 +1,67 @@
+/**
+ * When this controller first observed each fact of a set's world, on its own clock (SPEC §3.17): the
+ * planner measures startup timeouts, credential waits and the startup backoff from these times, never
+ * from the API server's or the kubelet's timestamps, which another clock wrote. Kept per set and
+ * rebuilt on every pass from the facts the pass sees, so an object that went is pruned at once;
+ * `forget` drops a set. A restarted controller starts empty: the facts of its first look at a set are
+ * dated by the other clocks, clamped (planner clocks.ts).
+ */
+import type { InstanceSnapshot, ObservedTimes, PodView } from '../planner';
+
+interface SetFacts {
+  /** The first pass over the set. */
+  readonly since: number;
+  facts: Map<string, number>;
+}
+
+/** One pass's view of the memory: `see` dates a fact, `done` keeps only the facts this pass saw. */
+export interface ObservationPass {
+  readonly since: number;
+  see(id: string): number;
+  done(): void;
+}
+
+function podEnded(pod: PodView): boolean {
+  return pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
+}
+
+export class FirstObserved {
+  private readonly sets = new Map<string, SetFacts>();
+
+  pass(key: string, now: number): ObservationPass {
+    const entry = this.sets.get(key) ?? { since: now, facts: new Map<string, number>() };
+    this.sets.set(key, entry);
+    const seen = new Map<string, number>();
+    return {
+      since: entry.since,
+      see(id) {
+        const at = seen.get(id) ?? entry.facts.get(id) ?? now;
+        seen.set(id, at);
+        return at;
+      },
+      done() {
+        entry.facts = seen;
+      },
+    };
+  }
+
+  forget(key: string): void {
+    this.sets.delete(key);
+  }
+}
+
+/** The observed times of one instance: its Exporter, its current Pod and that Pod's end, by uid. */
+export function observeInstance(
+  pass: ObservationPass,
+  instance: Pick<InstanceSnapshot, 'exporter' | 'pod'>,
+): ObservedTimes {
+  const exporterId = instance.exporter.metadata?.uid ?? `exporter/${instance.exporter.metadata?.name ?? ''}`;
+  const { pod } = instance;
+  if (pod === undefined) return { exporter: pass.see(exporterId) };
+  const podId = pod.metadata?.uid ?? `pod/${pod.metadata?.name ?? ''}`;
+  return {
+    exporter: pass.see(exporterId),
+    pod: pass.see(podId),
+    ...(podEnded(pod) ? { podEnded: pass.see(`${podId}/ended`) } : {}),
+  };
+}
