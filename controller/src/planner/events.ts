@@ -110,7 +110,8 @@ const HEALTHY: Readonly<Record<string, string>> = {
 };
 
 /**
- * One event per reported condition whose status changed. A condition seen for the first time is
+ * One event per reported condition whose status changed (and per new reason of a True
+ * ReplicaFailure: each kind of failed write is reported). A condition seen for the first time is
  * reported only when it is unhealthy (a new set does not need a row of events saying all is well).
  * Not reported, as they change in the normal life of a pool and their causes have events of their
  * own: upstream's Progressing and Degraded (from the counters: Degraded is True while any booting
@@ -130,7 +131,10 @@ export function conditionEvents(
     if (healthy === undefined) continue;
     // `before` is the status as read back, which may hold anything (status-read.ts).
     const old = listOf<Condition>(before).find((o) => o.type === c.type);
-    if (old?.status === c.status) continue;
+    // Another write failing is news too, though ReplicaFailure was True already.
+    const otherFailure =
+      c.type === ConditionTypes.ReplicaFailure && c.status === 'True' && old?.reason !== c.reason;
+    if (old?.status === c.status && !otherFailure) continue;
     if (old === undefined && c.status === healthy) continue;
     const classNews =
       c.reason === ConditionReasons.VirtualTargetClassNotFound ||

@@ -27,7 +27,7 @@ import { FailedStep, step, writeReasonOf, type WriteFailureReason } from './writ
 export type ActionOutcome =
   | { readonly kind: 'applied' }
   | { readonly kind: 'done-already' }
-  /** CreateExporter: the name belongs to an Exporter the set does not own. */
+  /** CreateExporter: the name belongs to an Exporter the set does not own (`owner`: whose, in words). */
   | { readonly kind: 'taken'; readonly owner: string }
   | {
       readonly kind: 'failed';
@@ -168,13 +168,16 @@ async function createExporter(
   try {
     existing = await clients.exporters.get(namespace, name);
   } catch (error) {
-    // Gone meanwhile: the name is free again, and the next pass creates it.
-    if (isNotFound(error)) return DONE_ALREADY;
+    // Gone meanwhile: whoever held it, a name once taken is not issued again (a Lease may name it).
+    if (isNotFound(error)) return { kind: 'taken', owner: 'deleted since' };
     throw error;
   }
   if (isOwnedBy(existing, set)) return DONE_ALREADY;
   const owner = existing.metadata?.ownerReferences?.find((ref) => ref.controller === true);
-  return { kind: 'taken', owner: owner ? `${owner.kind} ${owner.name}` : 'nobody' };
+  return {
+    kind: 'taken',
+    owner: owner ? `controlled by ${owner.kind} ${owner.name}` : 'controlled by nothing',
+  };
 }
 
 /** Writes the config Secret the instance renders to, creating it when it is gone. */

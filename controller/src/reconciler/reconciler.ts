@@ -180,7 +180,7 @@ export class Reconciler {
       ...execution.taken.map(({ name, owner }) => ({
         type: 'Warning' as const,
         reason: EventReasons.InstanceNameTaken,
-        message: `the instance name ${name} is taken by an Exporter the set does not own (controller: ${owner}); the name is skipped and the next free one used (names are never reused)`,
+        message: `the instance name ${name} is taken by an Exporter the set does not own (${owner}); the name is skipped and the next free one used (names are never reused)`,
       })),
       ...(after ? conditionEvents(before?.conditions, after.conditions ?? []) : []),
     ];

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Condition } from 'virtual-exporters/internal';
-import { finalizeStatus, plan, type InstanceSnapshot } from '../../src/planner';
+import { conditionEvents, finalizeStatus, plan, type InstanceSnapshot } from '../../src/planner';
 import { T0, conditionOf, instance, makeSet, namesOf, snapshot } from './builders';
 
 const TIMEOUT = 60_000;
@@ -112,5 +112,17 @@ describe('§3.18 ReplicaFailure of a write kind', () => {
       now: T0,
     });
     expect(status?.nextOrdinal).toBe(1);
+  });
+
+  it('emits a Warning for each new kind of failed write, though ReplicaFailure was True already', () => {
+    const before = [failure('FailedCreate')];
+    expect(conditionEvents(before, [failure('FailedCreatePod')])).toEqual([
+      {
+        type: 'Warning',
+        reason: 'FailedCreatePod',
+        message: 'ReplicaFailure is True: instance pool-0: pods is forbidden',
+      },
+    ]);
+    expect(conditionEvents(before, [failure('FailedCreate')])).toEqual([]);
   });
 });

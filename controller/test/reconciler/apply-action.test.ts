@@ -109,12 +109,18 @@ describe('applying one action', () => {
   it('takes AlreadyExists on an Exporter the set does not own as a name taken, at once', async () => {
     const alreadyExists = () => Promise.reject(apiError(409, 'AlreadyExists', 'exists'));
     const byHand = clientsAnswering(alreadyExists, { metadata: { name: 'pool-0' } } as Exporter);
-    expect(await applyAction(create, byHand.clients, world)).toEqual({ kind: 'taken', owner: 'nobody' });
+    expect(await applyAction(create, byHand.clients, world)).toEqual({
+      kind: 'taken',
+      owner: 'controlled by nothing',
+    });
+    // Deleted between the create and the look-up: the name is not issued again either.
+    const gone = clientsAnswering(alreadyExists);
+    expect(await applyAction(create, gone.clients, world)).toEqual({ kind: 'taken', owner: 'deleted since' });
     // An earlier set of the same name (another uid) does not own it either.
     const earlier = clientsAnswering(alreadyExists, exporterOwnedBy({ name: 'pool', uid: 'old-uid' }));
     expect(await applyAction(create, earlier.clients, world)).toEqual({
       kind: 'taken',
-      owner: 'ExporterSet pool',
+      owner: 'controlled by ExporterSet pool',
     });
   });
 
