@@ -94,6 +94,10 @@ export const ConditionTypes = {
   ReplicaFailure: 'ReplicaFailure',
   /** Ours: the class's and set's parameters, merged, are valid for the provisioner. */
   ParametersValid: 'ParametersValid',
+  /** Ours (SPEC §3.20): `spec.paused` is true, so nothing is created or promoted. */
+  Paused: 'Paused',
+  /** Ours (SPEC §3.20): `maxReplicas` is 0, which means no ceiling (upstream's meaning), not "off". */
+  Unbounded: 'Unbounded',
 } as const;
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
 
@@ -175,6 +179,18 @@ export const ConditionReasons = {
   NoFailures: 'NoFailures',
   InvalidParameters: 'InvalidParameters',
   ParametersValid: 'ParametersValid',
+  // --- Paused and Unbounded (ours, SPEC §3.20) ---
+  /** Paused=True: spec.paused is true. */
+  SpecPaused: 'SpecPaused',
+  /** Paused=False. */
+  NotPaused: 'NotPaused',
+  /** Unbounded=True: maxReplicas is 0. */
+  NoMaxReplicas: 'NoMaxReplicas',
+  /** Unbounded=False: maxReplicas bounds the pool. */
+  MaxReplicasSet: 'MaxReplicasSet',
+  // --- Available=False (ours) ---
+  /** Available=False: the class now names another provisioner; this controller only drains what it made. */
+  ProvisionerChanged: 'ProvisionerChanged',
 } as const;
 
 /** Lease condition types set by Jumpstarter's controller. */
@@ -214,6 +230,7 @@ export const Defaults = {
   minAvailableReplicas: 0,
   scaleDownCooldown: '5m',
   recycleStrategy: 'ExitAndReplace',
+  paused: false,
   bindingMode: 'Immediate',
   reclaimPolicy: 'Delete',
   caBundleKey: 'ca-bundle.crt',

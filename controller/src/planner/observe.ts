@@ -27,6 +27,7 @@ import {
   type PendingDemand,
 } from './leases';
 import { firstFreeOrdinal } from './names';
+import { isPaused } from './off-switch';
 import { currentRevision } from './revision';
 import {
   resolveOptions,
@@ -45,6 +46,8 @@ export interface SpecValues {
   readonly inPlaceReuse: boolean;
   readonly waitForFirstConsumer: boolean;
   readonly retain: boolean;
+  /** §3.20: nothing is created or promoted. */
+  readonly paused: boolean;
 }
 
 /** What every step of the planner reads. */
@@ -84,6 +87,7 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
     inPlaceReuse: spec.recycleStrategy === 'InPlaceReuse',
     waitForFirstConsumer: cls?.spec?.bindingMode === 'WaitForFirstConsumer',
     retain: cls?.spec?.reclaimPolicy === 'Retain',
+    paused: isPaused(set),
   };
 }
 

@@ -66,7 +66,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
   const creates = nameCreates(world, scaled.decision.creates);
   const pods = podsAndConfigs(
     world,
-    { canStartPods: gate.canStartPods, parametersValid: gate.invalidParameters === undefined },
+    { canStartPods: gate.canRenderPods, parametersValid: gate.invalidParameters === undefined },
     scaled.removed,
     scaled.promoted,
   );
