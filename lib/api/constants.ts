@@ -63,6 +63,11 @@ export const Annotations = {
   retiring: 'exporterset.jumpstarter.dev/retiring',
   /** Written when reclaimPolicy Retain releases an instance from the set instead of deleting it. */
   retained: 'exporterset.jumpstarter.dev/retained',
+  /**
+   * The provisioner whose controller created the instance. When the class is switched to another
+   * provisioner, the controller that made an instance still drains it (SPEC §3.13).
+   */
+  provisioner: 'exporterset.jumpstarter.dev/provisioner',
 } as const;
 
 /** Finalizer that keeps a deleted set until the controller has drained its instances. */
@@ -188,9 +193,6 @@ export const ConditionReasons = {
   NoMaxReplicas: 'NoMaxReplicas',
   /** Unbounded=False: maxReplicas bounds the pool. */
   MaxReplicasSet: 'MaxReplicasSet',
-  // --- Available=False (ours) ---
-  /** Available=False: the class now names another provisioner; this controller only drains what it made. */
-  ProvisionerChanged: 'ProvisionerChanged',
 } as const;
 
 /** Lease condition types set by Jumpstarter's controller. */

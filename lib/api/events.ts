@@ -36,4 +36,6 @@ export const EventReasons = {
   PodReplaced: 'PodReplaced',
   StartupFailure: 'StartupFailure',
   FinalizerRemoved: 'FinalizerRemoved',
+  /** The class names another provisioner now; this controller drains only the instances it made. */
+  ProvisionerChanged: 'ProvisionerChanged',
 } as const;

@@ -167,7 +167,9 @@ export class Reconciler {
   ) {
     return [
       ...actionEvents(execution.applied),
-      ...result.events.filter((e) => e.reason === EventReasons.StartupFailure),
+      ...result.events.filter(
+        (e) => e.reason === EventReasons.StartupFailure || e.reason === EventReasons.ProvisionerChanged,
+      ),
       ...(after ? conditionEvents(before?.conditions, after.conditions ?? []) : []),
     ];
   }
