@@ -1,11 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  Annotations,
-  DRAIN_FINALIZER,
-  EventReasons,
-  type InstanceSnapshot,
-} from 'virtual-exporters/internal';
-import { plan } from '../../src/planner';
+import { Annotations, DRAIN_FINALIZER, EventReasons } from 'virtual-exporters/internal';
+import { plan, type InstanceSnapshot } from '../../src/planner';
 import { instance, lease, makeClass, makeSet, namesOf, ofType, snapshot, type Shape } from './builders';
 
 const OTHER = 'ec2.jumpstarter.dev';
