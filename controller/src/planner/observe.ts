@@ -1,7 +1,8 @@
 /**
  * Observe, the pipeline's first step (plan.ts): the snapshot read once into the facts every later step
  * uses — the spec with defaults, the current template revision, each Exporter classified
- * (instances.ts), creates in flight, the pending demand and the first free ordinal (names.ts).
+ * (instances.ts), creates in flight, the pending demand this set counts (lease-owner.ts) and the first
+ * free ordinal (names.ts).
  */
 import {
   Defaults,
@@ -26,6 +27,7 @@ import {
   pendingDemand,
   type PendingDemand,
 } from './leases';
+import { ownedDemand } from './lease-owner';
 import { firstFreeOrdinal } from './names';
 import { isPaused } from './off-switch';
 import { currentRevision } from './revision';
@@ -91,6 +93,13 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
   };
 }
 
+/** The pending leases this set counts (§3.3), one set per lease where selectors overlap (lease-owner.ts). */
+function demandOf(snapshot: PlannerSnapshot, labels: Readonly<Record<string, string>>): PendingDemand {
+  const found = pendingDemand(snapshot.leases, labels, snapshot.now);
+  const self = { set: snapshot.set, classExists: snapshot.virtualTargetClass !== undefined };
+  return { ...found, pending: ownedDemand(found.pending, self, snapshot.peers) };
+}
+
 export function observe(snapshot: PlannerSnapshot): World {
   const { set, now } = snapshot;
   const cls = snapshot.virtualTargetClass;
@@ -122,7 +131,7 @@ export function observe(snapshot: PlannerSnapshot): World {
     owned: views.filter((v) => v.state !== 'detached' && v.state !== 'deleting'),
     virtualCreates: creating.filter((c) => !known.has(c.name)),
     inFlightCreates: creating.length,
-    demand: pendingDemand(snapshot.leases, labels, now),
+    demand: demandOf(snapshot, labels),
     firstOrdinal: firstFreeOrdinal(set, [...known, ...creating.map((c) => c.name)], snapshot.leases),
     ...(snapshot.leaseCheck !== undefined ? { leaseCheck: snapshot.leaseCheck } : {}),
   };
