@@ -1,8 +1,10 @@
 /**
  * The random lab of one seed: classes with random binding modes and reclaim policies, sets
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
- * changes, class edits that break and fix parameters, resizes, set deletions, controller restarts, Pod
- * crashes) and the fault rates of the API. Pure: the seed decides everything.
+ * changes, class edits that break and fix parameters, resizes, set deletions, pauses, controller
+ * restarts, Pod crashes) and the fault rates of the API. Some seeds add two sets whose selectors
+ * overlap (leases that select both) and start without Jumpstarter's Lease CRD, which appears later.
+ * Pure: the seed decides everything.
  */
 import { seededRandom, type Random } from './random';
 
@@ -22,7 +24,15 @@ export interface SetPlan {
   /** Cluster seconds. */
   readonly cooldownSeconds: number;
   readonly recycleStrategy: 'ExitAndReplace' | 'InPlaceReuse';
+  /**
+   * One of the overlapping pair: no floor or warm buffer, its own class (never edited, so nothing but
+   * leases and failures boots a VM in it), and template labels that leases of `pool: shared` select.
+   */
+  readonly overlap?: boolean;
 }
+
+/** The label the overlapping sets share, and that shared leases select. */
+export const SHARED_LABEL = { pool: 'shared' } as const;
 
 export type LabOperation =
   | { readonly kind: 'lease'; readonly set: string; readonly durationSeconds: number }
@@ -46,7 +56,13 @@ export type LabOperation =
   /** Crashes the running Pod at `pick` × (number of running Pods), if any. */
   | { readonly kind: 'crash-pod'; readonly pick: number }
   /** The next `times` Pods of the set never become ready. */
-  | { readonly kind: 'never-ready'; readonly set: string; readonly times: number };
+  | { readonly kind: 'never-ready'; readonly set: string; readonly times: number }
+  /** A lease selecting both overlapping sets (`SHARED_LABEL`). */
+  | { readonly kind: 'shared-lease'; readonly durationSeconds: number }
+  /** Sets `spec.paused` (SPEC §3.20). */
+  | { readonly kind: 'pause'; readonly set: string; readonly paused: boolean }
+  /** Jumpstarter's Lease CRD is applied (and Jumpstarter starts): the seed began without it. */
+  | { readonly kind: 'lease-crd-appears' };
 
 export interface TimedOperation {
   /** Cluster milliseconds after the lab started. */
@@ -63,11 +79,15 @@ export interface FaultPlan {
   readonly dropWatches: number;
   readonly truncateWatches: number;
   readonly expireWatches: number;
+  /** Cluster ms after the start at which the Lease CRD appears; 0: installed from the start. */
+  readonly leaseCrdLateMs: number;
 }
 
 export interface LabPlan {
   readonly seed: number;
   readonly classes: readonly ClassPlan[];
+  /** The class of the overlapping sets, when the seed has them. */
+  readonly overlapClass?: ClassPlan;
   readonly sets: readonly SetPlan[];
   readonly operations: readonly TimedOperation[];
   readonly faults: FaultPlan;
@@ -107,12 +127,31 @@ function planSet(random: Random, index: number, classes: readonly ClassPlan[]): 
   };
 }
 
+/** The overlapping pair: both unbounded or roomy, so their ceilings rarely decide who serves. */
+function planOverlapSet(random: Random, name: string, className: string): SetPlan {
+  return {
+    name,
+    className,
+    minReplicas: 0,
+    minAvailableReplicas: 0,
+    maxReplicas: random.chance(0.5) ? 0 : 10,
+    cooldownSeconds: random.int(2, 20),
+    recycleStrategy: random.chance(0.4) ? 'InPlaceReuse' : 'ExitAndReplace',
+    overlap: true,
+  };
+}
+
 function planOperation(
   random: Random,
   sets: readonly SetPlan[],
   classes: readonly ClassPlan[],
 ): LabOperation {
-  const set = random.pick(sets);
+  const plain = sets.filter((s) => !s.overlap);
+  const overlapping = sets.some((s) => s.overlap);
+  const extra = random.next();
+  if (overlapping && extra < 0.15) return { kind: 'shared-lease', durationSeconds: random.int(3, 40) };
+  if (extra < 0.2) return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
+  const set = random.pick(plain);
   const roll = random.next();
   if (roll < 0.35) return { kind: 'lease', set: set.name, durationSeconds: random.int(3, 40) };
   if (roll < 0.55) return { kind: 'release', pick: random.next() };
@@ -139,9 +178,20 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
   const random = seededRandom(seed);
   const chaosMs = options.chaosMs ?? 60_000;
   const classes = Array.from({ length: random.int(1, 2) }, (_, i) => planClass(random, i));
-  const sets = Array.from({ length: random.int(1, options.maxSets ?? 4) }, (_, i) =>
+  const plainSets = Array.from({ length: random.int(1, options.maxSets ?? 4) }, (_, i) =>
     planSet(random, i, classes),
   );
+  const overlapClass: ClassPlan | undefined = random.chance(0.4)
+    ? { ...planClass(random, classes.length), name: 'class-overlap' }
+    : undefined;
+  const sets = overlapClass
+    ? [
+        ...plainSets,
+        planOverlapSet(random, 'overlap-a', overlapClass.name),
+        planOverlapSet(random, 'overlap-b', overlapClass.name),
+      ]
+    : plainSets;
+  const leaseCrdLateMs = random.chance(0.1) ? random.int(2_000, 20_000) : 0;
   const perMinute = options.operationsPerMinute ?? 40;
   const operations: TimedOperation[] = [];
   // Arrivals of a Poisson process: exponential gaps with the given mean rate.
@@ -150,9 +200,14 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
     if (at >= chaosMs) break;
     operations.push({ atMs: Math.round(at), operation: planOperation(random, sets, classes) });
   }
+  if (leaseCrdLateMs > 0) {
+    operations.push({ atMs: leaseCrdLateMs, operation: { kind: 'lease-crd-appears' } });
+    operations.sort((a, b) => a.atMs - b.atMs);
+  }
   return {
     seed,
     classes,
+    ...(overlapClass ? { overlapClass } : {}),
     sets,
     operations,
     faults: {
@@ -162,6 +217,7 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
       dropWatches: random.int(0, 3),
       truncateWatches: random.int(0, 2),
       expireWatches: random.int(0, 2),
+      leaseCrdLateMs,
     },
     chaosMs,
   };
