@@ -191,7 +191,7 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
         planOverlapSet(random, 'overlap-b', overlapClass.name),
       ]
     : plainSets;
-  const leaseCrdLateMs = random.chance(0.1) ? random.int(2_000, 20_000) : 0;
+  const leaseCrdLateMs = random.chance(0.1) ? Math.min(random.int(2_000, 20_000), chaosMs / 2) : 0;
   const perMinute = options.operationsPerMinute ?? 40;
   const operations: TimedOperation[] = [];
   // Arrivals of a Poisson process: exponential gaps with the given mean rate.
