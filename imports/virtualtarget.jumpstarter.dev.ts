@@ -105,7 +105,7 @@ export interface ExporterSetSpec {
   readonly images?: ExporterSetSpecImages;
 
   /**
-   * Ceiling: the most instances the set ever has. 0 means no ceiling.
+   * Ceiling: the most instances the set ever has. 0 means NO ceiling (upstream's meaning), not "no instances": `kubectl scale --replicas=0` sets 0, and then every pending lease adds an instance without limit (the Unbounded condition says so). To stop a pool from growing, set paused: true.
    *
    * @schema ExporterSetSpec#maxReplicas
    */
@@ -131,6 +131,13 @@ export interface ExporterSetSpec {
    * @schema ExporterSetSpec#parameters
    */
   readonly parameters?: any;
+
+  /**
+   * Off switch: while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.
+   *
+   * @schema ExporterSetSpec#paused
+   */
+  readonly paused?: boolean;
 
   /**
    * What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).
@@ -180,6 +187,7 @@ export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record
     'minAvailableReplicas': obj.minAvailableReplicas,
     'minReplicas': obj.minReplicas,
     'parameters': obj.parameters,
+    'paused': obj.paused,
     'recycleStrategy': obj.recycleStrategy,
     'scaleDownCooldown': obj.scaleDownCooldown,
     'selector': toJson_ExporterSetSpecSelector(obj.selector),

@@ -63,6 +63,11 @@ export const Annotations = {
   retiring: 'exporterset.jumpstarter.dev/retiring',
   /** Written when reclaimPolicy Retain releases an instance from the set instead of deleting it. */
   retained: 'exporterset.jumpstarter.dev/retained',
+  /**
+   * The provisioner whose controller created the instance. When the class is switched to another
+   * provisioner, the controller that made an instance still drains it (SPEC §3.13).
+   */
+  provisioner: 'exporterset.jumpstarter.dev/provisioner',
 } as const;
 
 /** Finalizer that keeps a deleted set until the controller has drained its instances. */
@@ -94,6 +99,10 @@ export const ConditionTypes = {
   ReplicaFailure: 'ReplicaFailure',
   /** Ours: the class's and set's parameters, merged, are valid for the provisioner. */
   ParametersValid: 'ParametersValid',
+  /** Ours (SPEC §3.20): `spec.paused` is true, so nothing is created or promoted. */
+  Paused: 'Paused',
+  /** Ours (SPEC §3.20): `maxReplicas` is 0, which means no ceiling (upstream's meaning), not "off". */
+  Unbounded: 'Unbounded',
 } as const;
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
 
@@ -189,6 +198,15 @@ export const ConditionReasons = {
   NoFailures: 'NoFailures',
   InvalidParameters: 'InvalidParameters',
   ParametersValid: 'ParametersValid',
+  // --- Paused and Unbounded (ours, SPEC §3.20) ---
+  /** Paused=True: spec.paused is true. */
+  SpecPaused: 'SpecPaused',
+  /** Paused=False. */
+  NotPaused: 'NotPaused',
+  /** Unbounded=True: maxReplicas is 0. */
+  NoMaxReplicas: 'NoMaxReplicas',
+  /** Unbounded=False: maxReplicas bounds the pool. */
+  MaxReplicasSet: 'MaxReplicasSet',
 } as const;
 
 /** Lease condition types set by Jumpstarter's controller. */
@@ -228,6 +246,7 @@ export const Defaults = {
   minAvailableReplicas: 0,
   scaleDownCooldown: '5m',
   recycleStrategy: 'ExitAndReplace',
+  paused: false,
   bindingMode: 'Immediate',
   reclaimPolicy: 'Delete',
   caBundleKey: 'ca-bundle.crt',

@@ -40,4 +40,6 @@ export const EventReasons = {
   InstanceNameTaken: 'InstanceNameTaken',
   /** A status field the controller reads back was out of range or in the future, and was recomputed. */
   StatusCorrected: 'StatusCorrected',
+  /** The class names another provisioner now; this controller drains only the instances it made. */
+  ProvisionerChanged: 'ProvisionerChanged',
 } as const;

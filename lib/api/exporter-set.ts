@@ -27,7 +27,7 @@ export interface ExporterTemplate {
 export interface ExporterSetSpec {
   /** @default 0 */
   readonly minReplicas?: number;
-  /** 0 means unbounded. @default 4 */
+  /** 0 means unbounded (upstream's meaning; `kubectl scale --replicas=0` sets it). @default 4 */
   readonly maxReplicas?: number;
   /** @default 0 */
   readonly minAvailableReplicas?: number;
@@ -35,6 +35,8 @@ export interface ExporterSetSpec {
   readonly scaleDownCooldown?: string;
   /** @default "ExitAndReplace" */
   readonly recycleStrategy?: RecycleStrategy;
+  /** Ours (SPEC §3.20): the off switch — nothing is created or promoted while true. @default false */
+  readonly paused?: boolean;
   readonly virtualTargetClassName: string;
   readonly parameters?: JsonObject;
   readonly images?: Images;

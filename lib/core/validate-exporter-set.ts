@@ -80,6 +80,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
     }
   }
   issues.oneOf(spec.recycleStrategy, 'spec.recycleStrategy', RECYCLE_STRATEGIES);
+  issues.boolean(spec.paused, 'spec.paused');
   issues.string(spec.virtualTargetClassName, 'spec.virtualTargetClassName', {
     required: 'the VirtualTargetClass (in the same namespace) that provisions the instances',
     nonEmpty: true,

@@ -19,6 +19,7 @@ import {
 } from './cel';
 import {
   array,
+  bool,
   conditionsSchema,
   dateTime,
   freeformObject,
@@ -112,10 +113,10 @@ const specSchema: JSONSchemaProps = object(
     images: imagesSchema(
       'Container images for the instances; entries here replace those of the class, except the exporter image of a class with credentialsSecretRef, which only the class may set (the exporter receives the credentials).',
     ),
-    maxReplicas: int32('Ceiling: the most instances the set ever has. 0 means no ceiling.', {
-      default: Defaults.maxReplicas,
-      minimum: 0,
-    }),
+    maxReplicas: int32(
+      'Ceiling: the most instances the set ever has. 0 means NO ceiling (upstream\'s meaning), not "no instances": `kubectl scale --replicas=0` sets 0, and then every pending lease adds an instance without limit (the Unbounded condition says so). To stop a pool from growing, set paused: true.',
+      { default: Defaults.maxReplicas, minimum: 0 },
+    ),
     minAvailableReplicas: int32(
       'Warm buffer: how many ready, enabled and unleased instances to keep (booting ones count as future supply).',
       { default: Defaults.minAvailableReplicas, minimum: 0 },
@@ -126,6 +127,10 @@ const specSchema: JSONSchemaProps = object(
     }),
     parameters: freeformObject(
       "Provisioner settings deep-merged over the class's parameters: objects merge, anything else (lists too) replaces.",
+    ),
+    paused: bool(
+      'Off switch: while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.',
+      { default: Defaults.paused },
     ),
     recycleStrategy: str(
       'What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).',
@@ -202,7 +207,7 @@ const statusSchema: JSONSchemaProps = object(
   {
     availableReplicas: count('Instances that are online, enabled and not leased.'),
     conditions: conditionsSchema(
-      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (failed creates and deletes) and ParametersValid.",
+      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (failed creates and deletes), ParametersValid, Paused (spec.paused, the off switch) and Unbounded (maxReplicas is 0: no ceiling).",
     ),
     exportersActive: count('Exporters that are enabled, online and leased.'),
     exportersDisabled: count(

@@ -40,6 +40,7 @@ const DRIVER_PATH = 'spec.template.spec.drivers[*]';
 
 const EXPORTER_SET_ADDITIONS: Additions = {
   fields: [
+    'spec.paused',
     'status.lastStartupFailureTime',
     'status.nextOrdinal',
     'status.observedGeneration',

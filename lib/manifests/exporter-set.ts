@@ -30,7 +30,10 @@ export interface ExporterTemplateInput {
 export interface ExporterSetOptions {
   /** Floor: instances kept at all times. @default 0 */
   readonly minReplicas?: number;
-  /** Ceiling; 0 means unbounded. @default 4 */
+  /**
+   * Ceiling; 0 means unbounded (upstream's meaning, what `kubectl scale --replicas=0` writes): every
+   * pending lease then adds an instance. Use `paused` to stop a pool. @default 4
+   */
   readonly maxReplicas?: number;
   /** Warm buffer: ready, unleased instances kept waiting. @default 0 */
   readonly minAvailableReplicas?: number;
@@ -41,6 +44,11 @@ export interface ExporterSetOptions {
   readonly scaleDownCooldown?: string;
   /** What happens to an instance after its lease. @default "ExitAndReplace" */
   readonly recycleStrategy?: RecycleStrategy;
+  /**
+   * The off switch: while true the controller creates and promotes nothing; existing instances keep
+   * serving and recycling. (`maxReplicas: 0` is no off switch: it means no ceiling.) @default false
+   */
+  readonly paused?: boolean;
   /** Overrides deep-merged over the class parameters (lists replace). @default none */
   readonly parameters?: JsonObject;
   /** Image overrides; replace the class's per entry. @default the class's images */
@@ -82,6 +90,8 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
       minAvailableReplicas: input.minAvailableReplicas ?? Defaults.minAvailableReplicas,
       scaleDownCooldown: input.scaleDownCooldown ?? Defaults.scaleDownCooldown,
       recycleStrategy: input.recycleStrategy ?? Defaults.recycleStrategy,
+      // Written only when given, so manifests of sets that never pause stay as they were.
+      paused: input.paused,
       virtualTargetClassName: input.virtualTargetClassName,
       parameters: input.parameters,
       images: input.images,

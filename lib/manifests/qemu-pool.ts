@@ -30,6 +30,7 @@ export interface QemuPoolOptions
       | 'minAvailableReplicas'
       | 'scaleDownCooldown'
       | 'recycleStrategy'
+      | 'paused'
       | 'selector'
     >,
     Pick<ExporterTemplateInput, 'labels' | 'annotations'>,
@@ -105,6 +106,7 @@ export function qemuPoolParts(input: QemuPoolOptions): QemuPoolParts {
       minAvailableReplicas: input.minAvailableReplicas,
       scaleDownCooldown: input.scaleDownCooldown,
       recycleStrategy: input.recycleStrategy,
+      paused: input.paused,
       selector: input.selector,
       template: {
         labels: input.labels,

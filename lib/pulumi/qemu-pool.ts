@@ -115,6 +115,7 @@ export class QemuPool extends pulumi.ComponentResource {
         minAvailableReplicas: from(({ setOptions }) => setOptions.minAvailableReplicas),
         scaleDownCooldown: from(({ setOptions }) => setOptions.scaleDownCooldown),
         recycleStrategy: from(({ setOptions }) => setOptions.recycleStrategy),
+        paused: from(({ setOptions }) => setOptions.paused),
         selector: from(({ setOptions }) => setOptions.selector),
         template: from(({ setOptions: { template } }) => ({
           ...template,

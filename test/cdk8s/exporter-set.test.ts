@@ -166,6 +166,11 @@ describe('ExporterSet construct', () => {
         `selector={"matchLabels":{"board":"rpi5"}}: ${RuleMessages.selectorMatchesTemplate}`,
       ],
       [
+        'a selector key with an invalid prefix (named as such, not as a template mismatch)',
+        { selector: { matchExpressions: [{ key: '-lab.example/board', operator: 'Exists' }] } },
+        'selector.matchExpressions[0].key="-lab.example/board": label key must have a DNS-1123 subdomain before "/"',
+      ],
+      [
         'a bad selector operator',
         { selector: { matchExpressions: [{ key: 'board', operator: 'Like' as any, values: ['rpi4'] }] } },
         `selector.matchExpressions[0].operator="Like": ${RuleMessages.selectorOperator}`,

@@ -1,22 +1,26 @@
 /**
  * §3.13 class and parameters, and the gates on new instances (existing ones keep serving):
  *
- * - a class of another provisioner: the set is not this controller's — no actions, no status;
+ * - a class of another provisioner: the set is not this controller's — no status, and no actions but the
+ *   drain of the instances it made (handover.ts);
  * - a missing class: `Available=False/VirtualTargetClassNotFound`, and no change at all;
  * - invalid merged parameters (`ParametersValid=False` with the provisioner's findings), a selector
  *   that does not select the template labels and a spec that breaks the set's own rules
  *   (`SpecValid=False`) create nothing — a set admitted by a CRD without our rules (a name too long for
  *   the set label, template labels or annotations Kubernetes refuses) would otherwise retry creates the
  *   API server always refuses;
- * - the §3.9 startup-failure backoff starts no new Pod.
+ * - the §3.9 startup-failure backoff starts no new Pod;
+ * - §3.20 a paused set creates and promotes nothing (off-switch.ts), but completes and recycles the
+ *   instances it has.
  */
 import {
   formatIssue,
-  matchesSelector,
+  RuleMessages,
   validateExporterSet,
   validateExporterSetReferences,
   type ExporterSet,
   type Provisioner,
+  type ValidationIssue,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import type { World } from './observe';
@@ -70,13 +74,20 @@ export interface SpecChecks {
   readonly invalidSpec?: string;
 }
 
-/** Whether the selector selects the template labels, and the set's own rules it breaks. */
+/**
+ * Whether the selector selects the template labels, and the set's own rules it breaks. The mismatch is
+ * the cause only when the selector and the labels are valid (validateExporterSet says so only then): an
+ * invalid key or value is reported as what it is, naming the key and the rule.
+ */
 export function specChecks(set: ExporterSet): SpecChecks {
-  const issues = validateExporterSet(set);
+  const found = validateExporterSet(set);
+  const isMismatch = (issue: ValidationIssue) =>
+    issue.path === 'spec.selector' && issue.message === RuleMessages.selectorMatchesTemplate;
+  const issues = found.filter((issue) => !isMismatch(issue));
   const shown = issues.slice(0, MAX_SHOWN_FINDINGS).map(formatIssue).join('; ');
   const more = issues.length > MAX_SHOWN_FINDINGS ? `; and ${issues.length - MAX_SHOWN_FINDINGS} more` : '';
   return {
-    selectorMatchesTemplate: matchesSelector(set.spec?.selector, set.spec?.template?.metadata?.labels ?? {}),
+    selectorMatchesTemplate: !found.some(isMismatch),
     ...(issues.length > 0 ? { invalidSpec: `${shown}${more}` } : {}),
   };
 }
@@ -96,19 +107,25 @@ export interface Gates extends SpecChecks {
   readonly invalidParameters?: string;
   /** New Exporters may be created. */
   readonly canCreate: boolean;
-  /** New Pods may start: creates with a Pod, promotions and renders. */
+  /** New Pods may start: creates with a Pod and promotions. */
   readonly canStartPods: boolean;
+  /** Existing instances may get their Pod (§3.20: a paused set still completes and recycles them). */
+  readonly canRenderPods: boolean;
 }
 
 export function gates(world: World, cls: VirtualTargetClass, startup: StartupFailureState): Gates {
   const invalidParameters = parameterFindings(world, cls);
   const checks = specChecks(world.set);
-  const canCreate =
+  const buildable =
     invalidParameters === undefined && checks.selectorMatchesTemplate && checks.invalidSpec === undefined;
+  const canRenderPods = buildable && startup.backoffUntil === undefined;
+  // §3.20: a paused set creates and promotes nothing.
+  const canCreate = buildable && !world.spec.paused;
   return {
     ...checks,
     ...(invalidParameters !== undefined ? { invalidParameters } : {}),
     canCreate,
-    canStartPods: canCreate && startup.backoffUntil === undefined,
+    canStartPods: canRenderPods && canCreate,
+    canRenderPods,
   };
 }

@@ -107,6 +107,8 @@ const HEALTHY: Readonly<Record<string, string>> = {
   [ConditionTypes.SpecValid]: 'True',
   [ConditionTypes.ReplicaFailure]: 'False',
   [ConditionTypes.ParametersValid]: 'True',
+  [ConditionTypes.Paused]: 'False',
+  [ConditionTypes.Unbounded]: 'False',
 };
 
 /**

@@ -41,7 +41,7 @@ export function instanceLabels(set: ExporterSet, revision: string, standby: bool
 /**
  * The Exporter to create for instance `ordinal` (named `name`, see `instanceName`): template labels and
  * annotations plus the set label, the template revision, the ordinal and, for a standby, the standby
- * label; enabled; controller-owned by the set when the set has a uid.
+ * label, and the provisioner that made it; enabled; controller-owned by the set when the set has a uid.
  */
 export function desiredExporter(
   set: ExporterSet,
@@ -49,6 +49,7 @@ export function desiredExporter(
   ordinal: number,
   revision: string,
   standby: boolean,
+  provisioner?: string,
 ): Exporter {
   const owner = setOwnerReference(set);
   const namespace = set.metadata?.namespace;
@@ -62,6 +63,7 @@ export function desiredExporter(
       annotations: {
         ...(set.spec?.template?.metadata?.annotations ?? {}),
         [Annotations.ordinal]: String(ordinal),
+        ...(provisioner !== undefined ? { [Annotations.provisioner]: provisioner } : {}),
       },
       ...(owner ? { ownerReferences: [owner] } : {}),
     },

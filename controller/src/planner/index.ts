@@ -10,6 +10,7 @@ export * from './conditions';
 export * from './events';
 export * from './exporter';
 export * from './instances';
+export * from './lease-owner';
 export * from './leases';
 export * from './membership';
 export * from './outcome';

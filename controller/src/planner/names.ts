@@ -72,7 +72,7 @@ export function nameCreates(world: World, creates: readonly PlannedCreate[]): Cr
       standby: create.standby,
       revision,
       reason: create.reason,
-      exporter: desiredExporter(world.set, name, ordinal, revision, create.standby),
+      exporter: desiredExporter(world.set, name, ordinal, revision, create.standby, world.provisioner.name),
     };
   });
 }

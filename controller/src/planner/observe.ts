@@ -1,7 +1,8 @@
 /**
  * Observe, the pipeline's first step (plan.ts): the snapshot read once into the facts every later step
  * uses — the spec with defaults, the current template revision, each Exporter classified
- * (instances.ts), creates in flight, the pending demand and the first free ordinal (names.ts).
+ * (instances.ts), creates in flight, the pending demand this set counts (lease-owner.ts) and the first
+ * free ordinal (names.ts).
  */
 import {
   Defaults,
@@ -26,7 +27,9 @@ import {
   pendingDemand,
   type PendingDemand,
 } from './leases';
+import { ownedDemand } from './lease-owner';
 import { firstFreeOrdinal } from './names';
+import { isPaused } from './off-switch';
 import { currentRevision } from './revision';
 import { readStatus, type StatusCorrection } from './status-read';
 import {
@@ -46,6 +49,8 @@ export interface SpecValues {
   readonly inPlaceReuse: boolean;
   readonly waitForFirstConsumer: boolean;
   readonly retain: boolean;
+  /** §3.20: nothing is created or promoted. */
+  readonly paused: boolean;
 }
 
 /** What every step of the planner reads. */
@@ -87,7 +92,15 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
     inPlaceReuse: spec.recycleStrategy === 'InPlaceReuse',
     waitForFirstConsumer: cls?.spec?.bindingMode === 'WaitForFirstConsumer',
     retain: cls?.spec?.reclaimPolicy === 'Retain',
+    paused: isPaused(set),
   };
+}
+
+/** The pending leases this set counts (§3.3), one set per lease where selectors overlap (lease-owner.ts). */
+function demandOf(snapshot: PlannerSnapshot, labels: Readonly<Record<string, string>>): PendingDemand {
+  const found = pendingDemand(snapshot.leases, labels, snapshot.now);
+  const self = { set: snapshot.set, classExists: snapshot.virtualTargetClass !== undefined };
+  return { ...found, pending: ownedDemand(found.pending, self, snapshot.peers) };
 }
 
 export function observe(snapshot: PlannerSnapshot): World {
@@ -129,7 +142,7 @@ export function observe(snapshot: PlannerSnapshot): World {
     owned: views.filter((v) => v.state !== 'detached' && v.state !== 'deleting'),
     virtualCreates: creating.filter((c) => !known.has(c.name)),
     inFlightCreates: creating.length,
-    demand: pendingDemand(snapshot.leases, labels, now),
+    demand: demandOf(snapshot, labels),
     firstOrdinal,
     ...(snapshot.leaseCheck !== undefined ? { leaseCheck: snapshot.leaseCheck } : {}),
     corrections: read.corrections.map((c) =>

@@ -7,7 +7,7 @@
  *
  * 1. observe (observe.ts): the spec with defaults, each instance classified (instances.ts), demand;
  * 2. gates (class-and-parameters.ts §3.13, startup-failures.ts §3.9): a set of another provisioner is
- *    left alone, a set being deleted drains (deletion.ts §3.12), a missing class changes nothing;
+ *    left alone but for the instances this controller made (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing;
  *    invalid parameters or spec create nothing, the startup backoff starts no Pod;
  * 3. members (members.ts): kept, leaving (leaving.ts) and recycled in place (recycle.ts §3.8);
  * 4. scale (scale.ts): §3.1–3.3 floor-buffer-demand.ts, §3.4–3.5 ceiling-burst.ts, §3.6 standby.ts,
@@ -29,7 +29,8 @@ import { sortMembers, type Members } from './members';
 import { nameCreates } from './names';
 import { observe, type World } from './observe';
 import { reasonsOf } from './outcome';
-import { finishPlan, leaveAlone, type Plan } from './plan-result';
+import { finishPlan, type Plan } from './plan-result';
+import { planHandover } from './handover';
 import { podsAndConfigs } from './pods-and-configs';
 import { replacePods } from './recycle';
 import { outdatedCount } from './rollout';
@@ -52,8 +53,8 @@ export type { Plan } from './plan-result';
 
 export function plan(snapshot: PlannerSnapshot): Plan {
   const world = observe(snapshot);
-  const ignored = notOurs(world);
-  if (ignored !== undefined) return leaveAlone(ignored);
+  const switched = notOurs(world);
+  if (switched !== undefined) return planHandover(world, switched);
   if (world.set.metadata?.deletionTimestamp !== undefined) return planDrain(world);
   if (world.cls === undefined) return planClassMissing(world);
   return planPool(world, world.cls);
@@ -67,7 +68,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
   const creates = nameCreates(world, scaled.decision.creates);
   const pods = podsAndConfigs(
     world,
-    { canStartPods: gate.canStartPods, parametersValid: gate.invalidParameters === undefined },
+    { canStartPods: gate.canRenderPods, parametersValid: gate.invalidParameters === undefined },
     scaled.removed,
     scaled.promoted,
   );

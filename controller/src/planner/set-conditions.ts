@@ -3,7 +3,8 @@
  * from the counters alone) and ours, which say what upstream's rules do not — the warm buffer
  * (WarmBufferAvailable), what the controller is changing (Scaling), instances failing to start, waiting
  * for a credential or offline (InstancesHealthy), a spec nothing can be built from (SpecValid),
- * failed writes (ReplicaFailure) and the parameters (ParametersValid). Messages are built from counts
+ * failed writes (ReplicaFailure), the parameters (ParametersValid) and the off switch (Paused, Unbounded:
+ * off-switch.ts). Messages are built from counts
  * and persisted times only, never from `now`, so a settled set rewrites nothing (SPEC §3.15).
  */
 import {
@@ -15,6 +16,7 @@ import {
 } from 'virtual-exporters/internal';
 import type { SpecChecks } from './class-and-parameters';
 import { findCondition, setCondition, type ConditionInput } from './conditions';
+import { offSwitchConditions, type OffSwitchInput } from './off-switch';
 import { HELD_BACK_REASONS, REPLICA_REASONS, WRITE_WORDS, type ExecutionOutcome } from './outcome';
 import { toTimestamp } from './snapshot';
 import { upstreamConditions, type UpstreamFacts } from './upstream-conditions';
@@ -98,6 +100,7 @@ export interface ConditionInputs {
   readonly spec: SpecChecks;
   readonly replicaFailure: ReplicaFailureInput;
   readonly parameters: ParametersInput;
+  readonly offSwitch: OffSwitchInput;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -146,7 +149,7 @@ function scaling(f: ScalingInput): ConditionInput {
       ...(starting > 0 ? [`${plural(starting, 'instance')} starting`] : []),
       ...(deferred > 0
         ? [
-            `${plural(deferred, 'more instance')} wanted, held back by maxReplicas, the burst limit or the startup backoff`,
+            `${plural(deferred, 'more instance')} wanted, held back by maxReplicas, the burst limit, the startup backoff or spec.paused`,
           ]
         : []),
     ];
@@ -334,6 +337,7 @@ export function setConditions(
     specValid(inputs.spec),
     replicaFailure(previous, inputs.replicaFailure),
     parametersValid(inputs.parameters),
+    ...offSwitchConditions(inputs.offSwitch),
   ]) {
     conditions = setCondition(conditions, input, now, generation);
   }

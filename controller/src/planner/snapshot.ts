@@ -18,6 +18,7 @@ import type {
   VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import type { ObservedTimes } from './clocks';
+import type { DemandPeer } from './lease-owner';
 
 /** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
 export type Timestamp = string | Date;
@@ -195,6 +196,11 @@ export interface PlannerSnapshot {
   readonly instances: readonly InstanceSnapshot[];
   /** Every Jumpstarter Lease in the set's namespace; the planner filters them. */
   readonly leases: readonly Lease[];
+  /**
+   * The namespace's other ExporterSets, whatever their provisioner: a lease their instances could serve
+   * too is counted by one set only (lease-owner.ts). Absent: the set counts every lease it matches.
+   */
+  readonly peers?: readonly DemandPeer[];
   readonly inFlight?: InFlight;
   /** The live Lease list before deletes, once the reconciler read it. */
   readonly leaseCheck?: LeaseCheck;

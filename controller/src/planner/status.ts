@@ -204,6 +204,7 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
         ...(facts.invalidParameters !== undefined ? { invalidParameters: facts.invalidParameters } : {}),
         provisionerName: world.provisioner.name,
       },
+      offSwitch: { paused: spec.paused, maxReplicas: spec.maxReplicas },
     },
   };
 }

@@ -3,7 +3,8 @@
  * sets to look at again, and the pass reads the current state (level-triggered).
  *
  * Ownership first, the label as a hint (membership.ts, SPEC §3.16):
- * - a set: itself;
+ * - a set: itself, and the sets that share a waiting lease with it (one of them counts the lease, and a
+ *   set that pauses, fills up or goes hands it to the next: lease-owner.ts);
  * - an Exporter: the set that controls it (its controller ownerReference), else the set its
  *   `exporterset.jumpstarter.dev/name` label names — both when they differ (an instance moved by hand);
  * - a Pod or a Secret (config or credential): the set of the Exporter that owns it, else its set label;
@@ -21,6 +22,7 @@ import {
 import type { ResourceInformer, WireObject } from '../kube/informer';
 import {
   controllingSetName,
+  isLeaseEnded,
   labelledSetName,
   leaseConcernsSet,
   nameOf,
@@ -90,6 +92,22 @@ export function setsOfLease(
   return [...keys];
 }
 
+/** The keys of the other sets that share a waiting (unassigned, not ended) lease with `set`. */
+export function setsSharingLeases(
+  set: ExporterSet,
+  caches: Pick<SnapshotCaches, 'exporterSets' | 'exporters' | 'leases'>,
+): string[] {
+  const namespace = set.metadata?.namespace;
+  if (!namespace) return [];
+  const keys = new Set<string>();
+  for (const lease of caches.leases.list(namespace)) {
+    if (isLeaseEnded(lease) || nameOf(lease.status?.exporterRef) || !leaseConcernsSet(lease, set)) continue;
+    for (const key of setsOfLease(lease, caches)) keys.add(key);
+  }
+  keys.delete(objectKey({ namespace, name: set.metadata?.name ?? '' }));
+  return [...keys];
+}
+
 /** The keys of the sets that use a class. */
 export function setsOfClass(cls: VirtualTargetClass, caches: Pick<SnapshotCaches, 'exporterSets'>): string[] {
   const namespace = cls.metadata?.namespace;
@@ -106,6 +124,7 @@ export function registerHandlers(informers: HandlerInformers, enqueue: (key: str
     informers.exporterSets.on(event, (set) => {
       const { namespace, name } = set.metadata ?? {};
       if (namespace && name) enqueue(objectKey({ namespace, name }));
+      setsSharingLeases(set, informers).forEach(enqueue);
     });
     informers.exporters.on(event, (exporter) => setsOfExporter(exporter).forEach(enqueue));
     for (const owned of [informers.pods, informers.secrets]) {

@@ -175,7 +175,10 @@ export class Reconciler {
     return [
       ...actionEvents(execution.applied),
       ...result.events.filter(
-        (e) => e.reason === EventReasons.StartupFailure || e.reason === EventReasons.StatusCorrected,
+        (e) =>
+          e.reason === EventReasons.StartupFailure ||
+          e.reason === EventReasons.StatusCorrected ||
+          e.reason === EventReasons.ProvisionerChanged,
       ),
       ...execution.taken.map(({ name, owner }) => ({
         type: 'Warning' as const,

@@ -2,7 +2,8 @@
  * Builds the planner's snapshot of one ExporterSet from the informer caches (see the planner's
  * snapshot.ts for the freshness contract): the set with the newest known status, its class, the
  * Exporters it controls or that carry its label (membership.ts) and the Pods and config Secrets named
- * after them, the namespace's Leases, the expectations in flight, and the config Secret data of each
+ * after them, the namespace's Leases and other sets (one set counts a lease their selectors share), the
+ * expectations in flight, and the config Secret data of each
  * live instance whose config Secret does not hold it (render-memo.ts). A set whose class names another
  * provisioner is not rendered at all: the planner leaves it alone.
  */
@@ -114,6 +115,14 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     provisioner: deps.provisioner,
     instances: await Promise.all(exporters.map(instanceOf)),
     leases: caches.leases.list(namespace),
+    peers: caches.exporterSets
+      .list(namespace)
+      .filter((peer) => peer.metadata?.name !== name)
+      .map((peer) => ({
+        set: peer,
+        classExists:
+          caches.virtualTargetClasses.get(namespace, peer.spec?.virtualTargetClassName ?? '') !== undefined,
+      })),
     inFlight: expectations.inFlight(key),
     now,
     ...(observations ? { observingSince: observations.since } : {}),

@@ -80,6 +80,35 @@ describe('§3.13 class and parameters', () => {
     });
   });
 
+  it('reports a selector key with an invalid prefix as that key and its rule, not as a template mismatch', () => {
+    const labels = { 'Example_COM/board': 'rpi4' };
+    const set = makeSet({
+      minReplicas: 1,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels: { ...labels } } },
+    });
+    const result = plan(snapshot({ set }));
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    const specValid = conditionOf(result, ConditionTypes.SpecValid);
+    expect(specValid).toMatchObject({ status: 'False', reason: 'InvalidSpec' });
+    expect(specValid?.message).toContain(
+      'spec.selector.matchLabels[Example_COM/board]: label key must have a DNS-1123 subdomain before "/"',
+    );
+    expect(specValid?.message).not.toContain('selector must match the template labels');
+  });
+
+  it('reports a selector expression key with an invalid prefix by its path', () => {
+    const set = makeSet({
+      minReplicas: 1,
+      selector: { matchExpressions: [{ key: '-lab.example/board', operator: 'Exists' }] },
+    });
+    const specValid = conditionOf(plan(snapshot({ set })), ConditionTypes.SpecValid);
+    expect(specValid?.reason).toBe('InvalidSpec');
+    expect(specValid?.message).toContain(
+      'spec.selector.matchExpressions[0].key: label key must have a DNS-1123 subdomain',
+    );
+  });
+
   it('keeps serving existing instances while the selector is wrong', () => {
     const set = makeSet({ minAvailableReplicas: 1, selector: { matchLabels: { board: 'imx8' } } });
     const result = plan(snapshot({ set, instances: [instance(0, 'unrendered')] }));

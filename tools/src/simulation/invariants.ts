@@ -12,7 +12,14 @@
  *   not blamed, however slow the pass.
  * - **name-reused**: an instance name comes back within one set's life, or a new instance takes a
  *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name.
-
+ * - **lease-double-boot**: one lease boots VMs in two sets (SPEC §3.3). In the overlapping sets (no
+ *   floor, no warm buffer, a class nobody edits) only a waiting lease boots a VM, so whenever one
+ *   boots, the VMs booting and unleased in both sets may not outnumber the unassigned leases that
+ *   select them (those that ended, or went to another instance, in the last 30 s included: a boot may
+ *   be under way for one), plus the pauses and unpauses of those sets in the last 30 s (each may hand a
+ *   lease over mid-boot). Only instances created in the last 30 s count (a VM that never gets ready
+ *   boots until its startup timeout); a Pod replaced in place on an instance that was online is no new
+ *   VM.
  * - **create-loop**: one set gets more than `CREATE_LOOP_LIMIT` new instances within
  *   `CREATE_LOOP_WINDOW_MS` of cluster time — far beyond what its rules can want, so creates loop
  *   without a bound (SPEC §3.9).
@@ -22,7 +29,14 @@
  *
  * The store calls watchers synchronously inside each write, so nothing between two writes is missed.
  */
-import { Annotations, Labels, type Exporter, type ExporterSet, type Lease } from 'virtual-exporters/internal';
+import {
+  Annotations,
+  Labels,
+  matchesSelector,
+  type Exporter,
+  type ExporterSet,
+  type Lease,
+} from 'virtual-exporters/internal';
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
 
 export type InvariantName =
@@ -30,6 +44,7 @@ export type InvariantName =
   | 'ceiling'
   | 'name-reused'
   | 'create-loop'
+  | 'lease-double-boot'
   /** clock-invariants.ts */
   | 'unbounded-creates'
   | 'timer-cap';
@@ -69,6 +84,8 @@ export const CREATE_LOOP_WINDOW_MS = 60_000;
 
 export interface MonitorOptions {
   readonly namespace: string;
+  /** The sets whose selectors overlap (checked by lease-double-boot). @default none */
+  readonly overlapSets?: readonly string[];
 }
 
 const ownerUid = (exporter: Exporter): string | undefined =>
@@ -83,7 +100,8 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const { store, registry, clock } = cluster;
   const ns = options.namespace;
   const exportersRt = registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
-  const leasesRt = registry.get('jumpstarter.dev', 'v1alpha1', 'leases')!;
+  // Looked up at each use: a seed may start without the Lease CRD.
+  const leasesRt = () => registry.get('jumpstarter.dev', 'v1alpha1', 'leases');
   const setsRt = registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
   const violations: Violation[] = [];
   const reportedFailures: ReportedFailure[] = [];
@@ -92,7 +110,13 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const violate = (invariant: InvariantName, message: string) =>
     violations.push({ invariant, at: clock.now(), message });
 
-  const leases = () => store.list(leasesRt, ns).items as unknown as Lease[];
+  const leases = () => {
+    const rt = leasesRt();
+    return rt ? (store.list(rt, ns).items as unknown as Lease[]) : [];
+  };
+  const doubleBoot = startDoubleBootCheck(cluster, ns, options.overlapSets ?? [], leases, (message) =>
+    violate('lease-double-boot', message),
+  );
   /** Per set uid: maxReplicas by generation, as the set's spec had it. */
   const ceilings = new Map<string, Map<number, number>>();
   /** Per set uid: every instance name it ever had. */
@@ -132,6 +156,7 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     const name = exporter.metadata?.name ?? '';
     const key = exporter.metadata?.uid ?? name;
     const marked = event.type === 'DELETED' || exporter.metadata?.deletionTimestamp !== undefined;
+    doubleBoot.onExporter(exporter);
     if (marked && !deleting.has(key)) {
       deleting.add(key);
       const lease = activeLeaseOf(leases(), name);
@@ -199,6 +224,7 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   /** Per set uid: the reason of its ReplicaFailure while True. */
   const failing = new Map<string, string>();
   const onSet = (event: WatchEvent) => {
+    doubleBoot.onSet(event.object as unknown as ExporterSet);
     if (event.type === 'DELETED') return;
     const set = event.object as unknown as ExporterSet;
     recordCeiling(set);
@@ -214,11 +240,110 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const from = { resourceVersion: store.resourceVersion() };
   for (const set of store.list(setsRt, ns).items as KubeObject[])
     recordCeiling(set as unknown as ExporterSet);
-  const watches = [store.watch(exportersRt, ns, from, onExporter), store.watch(setsRt, ns, from, onSet)];
+  const watches = [
+    store.watch(exportersRt, ns, from, onExporter),
+    store.watch(setsRt, ns, from, onSet),
+    store.watch(registry.get('', 'v1', 'pods')!, ns, from, (event) => doubleBoot.onPod(event)),
+  ];
   return {
     violations,
     reportedFailures,
     failingReasons: () => new Set(failing.values()),
     stop: () => watches.forEach((w) => w.stop()),
+  };
+}
+
+/** How long a lease that ended unassigned, or a pause toggle, may still explain a boot under way. */
+const RECENT_MS = 30_000;
+
+/** The lease-double-boot check (see the module doc), fed by the monitor's watches. */
+function startDoubleBootCheck(
+  cluster: TestCluster,
+  namespace: string,
+  overlapSets: readonly string[],
+  leases: () => Lease[],
+  violate: (message: string) => void,
+) {
+  const { store, registry, clock } = cluster;
+  const sets = new Set(overlapSets);
+  const inOverlap = (labels: Readonly<Record<string, string>> | undefined) =>
+    sets.has(labels?.[Labels.exporterSetName] ?? '');
+  const paused = new Map<string, boolean>();
+  const toggles: number[] = [];
+  /** Exporters seen online: a Pod replaced in place (InPlaceReuse) is no new VM for a lease. */
+  const everOnline = new Set<string>();
+  const list = <T>(group: string, plural: string, version = 'v1alpha1') =>
+    store.list(registry.get(group, version, plural)!, namespace).items as unknown as T[];
+  let reported = false;
+  const recent = (time: string | Date | undefined) =>
+    time !== undefined && clock.now() - new Date(time).getTime() <= RECENT_MS;
+
+  /**
+   * Leases the overlapping sets may be booting for: unassigned and not ended, or ended unassigned or
+   * assigned (to another instance) only just now.
+   */
+  const demand = (all: readonly Lease[]): number => {
+    const live = list<ExporterSet>('virtualtarget.jumpstarter.dev', 'exportersets').filter((s) =>
+      sets.has(s.metadata?.name ?? ''),
+    );
+    const labelsOf = (s: ExporterSet) => ({
+      ...(s.spec?.template?.metadata?.labels ?? {}),
+      [Labels.exporterSetName]: s.metadata?.name ?? '',
+    });
+    return all.filter((l) => {
+      const assignedAt = l.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
+      if (l.status?.exporterRef?.name && !recent(assignedAt?.lastTransitionTime)) return false;
+      if (l.status?.ended === true && !recent(l.status.endTime)) return false;
+      return live.some((s) => matchesSelector(l.spec?.selector, labelsOf(s)));
+    }).length;
+  };
+
+  return {
+    onSet(set: ExporterSet) {
+      const name = set.metadata?.name ?? '';
+      if (!sets.has(name)) return;
+      const now = set.spec?.paused === true;
+      if (paused.has(name) && paused.get(name) !== now) toggles.push(clock.now());
+      paused.set(name, now);
+    },
+    onExporter(exporter: Exporter) {
+      if (exporter.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'))
+        everOnline.add(exporter.metadata?.uid ?? '');
+    },
+    /** At each VM boot in an overlapping set: VMs booting and unleased across both vs the demand. */
+    onPod(event: WatchEvent) {
+      const pod = event.object;
+      if (event.type !== 'ADDED' || reported || !inOverlap(pod.metadata.labels)) return;
+      const now = clock.now();
+      const all = leases();
+      const held = new Set(
+        all.filter((l) => l.status?.ended !== true).map((l) => l.status?.exporterRef?.name),
+      );
+      const running = new Set(
+        list<KubeObject>('', 'pods', 'v1')
+          .filter((p) => !['Failed', 'Succeeded'].includes((p.status as { phase?: string })?.phase ?? ''))
+          .map((p) => p.metadata.name),
+      );
+      const booting = list<Exporter>('jumpstarter.dev', 'exporters').filter(
+        (e) =>
+          inOverlap(e.metadata?.labels) &&
+          running.has(e.metadata?.name) &&
+          e.metadata?.deletionTimestamp === undefined &&
+          e.metadata?.annotations?.[Annotations.retiring] === undefined &&
+          e.spec?.enabled !== false &&
+          !held.has(e.metadata?.name) &&
+          !everOnline.has(e.metadata?.uid ?? '') &&
+          recent(e.metadata?.creationTimestamp) &&
+          !e.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'),
+      );
+      const handovers = toggles.filter((t) => now - t <= RECENT_MS).length;
+      const wanted = demand(all);
+      if (booting.length > wanted + handovers) {
+        reported = true;
+        violate(
+          `the overlapping sets ${overlapSets.join(', ')} boot ${booting.length} VMs (${booting.map((e) => e.metadata?.name).join(', ')}) for ${wanted} waiting leases that select them (${handovers} pauses or unpauses just now)`,
+        );
+      }
+    },
   };
 }

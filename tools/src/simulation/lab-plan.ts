@@ -1,8 +1,11 @@
 /**
  * The random lab of one seed: classes with random binding modes and reclaim policies, sets
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
- * changes, class edits that break and fix parameters, resizes, set deletions, controller restarts, Pod
- * crashes), the fault rates of the API and the stretches in which it refuses one kind of write. Pure: the seed decides everything.
+ * changes, class edits that break and fix parameters, resizes, set deletions, pauses, controller
+ * restarts, Pod crashes, clock skew, tampered status), the fault rates of the API and the stretches in
+ * which it refuses one kind of write. Some seeds add two sets whose selectors overlap (leases that
+ * select both) and start without Jumpstarter's Lease CRD, which appears later.
+ * Pure: the seed decides everything.
  */
 import { seededRandom, type Random } from './random';
 
@@ -22,7 +25,15 @@ export interface SetPlan {
   /** Cluster seconds. */
   readonly cooldownSeconds: number;
   readonly recycleStrategy: 'ExitAndReplace' | 'InPlaceReuse';
+  /**
+   * One of the overlapping pair: no floor or warm buffer, its own class (never edited, so nothing but
+   * leases and failures boots a VM in it), and template labels that leases of `pool: shared` select.
+   */
+  readonly overlap?: boolean;
 }
+
+/** The label the overlapping sets share, and that shared leases select. */
+export const SHARED_LABEL = { pool: 'shared' } as const;
 
 export type LabOperation =
   | { readonly kind: 'lease'; readonly set: string; readonly durationSeconds: number }
@@ -50,7 +61,13 @@ export type LabOperation =
   /** Sets a machine's clock `offsetMs` off true time (minutes to an hour, either way; §3.17). */
   | { readonly kind: 'clock-skew'; readonly machine: SkewedMachine; readonly offsetMs: number }
   /** Writes a status field of the set with an out-of-range or future value (§3.19); `pick` chooses it. */
-  | { readonly kind: 'tamper-status'; readonly set: string; readonly pick: number };
+  | { readonly kind: 'tamper-status'; readonly set: string; readonly pick: number }
+  /** A lease selecting both overlapping sets (`SHARED_LABEL`). */
+  | { readonly kind: 'shared-lease'; readonly durationSeconds: number }
+  /** Sets `spec.paused` (SPEC §3.20). */
+  | { readonly kind: 'pause'; readonly set: string; readonly paused: boolean }
+  /** Jumpstarter's Lease CRD is applied (and Jumpstarter starts): the seed began without it. */
+  | { readonly kind: 'lease-crd-appears' };
 
 /** The machines whose clocks the simulation sets off true time. */
 export type SkewedMachine = 'apiServer' | 'kubelet' | 'controller';
@@ -110,11 +127,15 @@ export interface FaultPlan {
   readonly truncateWatches: number;
   readonly expireWatches: number;
   readonly refusals: readonly Refusal[];
+  /** Cluster ms after the start at which the Lease CRD appears; 0: installed from the start. */
+  readonly leaseCrdLateMs: number;
 }
 
 export interface LabPlan {
   readonly seed: number;
   readonly classes: readonly ClassPlan[];
+  /** The class of the overlapping sets, when the seed has them. */
+  readonly overlapClass?: ClassPlan;
   readonly sets: readonly SetPlan[];
   readonly operations: readonly TimedOperation[];
   readonly faults: FaultPlan;
@@ -154,12 +175,31 @@ function planSet(random: Random, index: number, classes: readonly ClassPlan[]): 
   };
 }
 
+/** The overlapping pair: both unbounded or roomy, so their ceilings rarely decide who serves. */
+function planOverlapSet(random: Random, name: string, className: string): SetPlan {
+  return {
+    name,
+    className,
+    minReplicas: 0,
+    minAvailableReplicas: 0,
+    maxReplicas: random.chance(0.5) ? 0 : 10,
+    cooldownSeconds: random.int(2, 20),
+    recycleStrategy: random.chance(0.4) ? 'InPlaceReuse' : 'ExitAndReplace',
+    overlap: true,
+  };
+}
+
 function planOperation(
   random: Random,
   sets: readonly SetPlan[],
   classes: readonly ClassPlan[],
 ): LabOperation {
-  const set = random.pick(sets);
+  const plain = sets.filter((s) => !s.overlap);
+  const overlapping = sets.some((s) => s.overlap);
+  const extra = random.next();
+  if (overlapping && extra < 0.15) return { kind: 'shared-lease', durationSeconds: random.int(3, 40) };
+  if (extra < 0.2) return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
+  const set = random.pick(plain);
   const roll = random.next();
   if (roll < 0.35) return { kind: 'lease', set: set.name, durationSeconds: random.int(3, 40) };
   if (roll < 0.55) return { kind: 'release', pick: random.next() };
@@ -192,9 +232,20 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
   const random = seededRandom(seed);
   const chaosMs = options.chaosMs ?? 60_000;
   const classes = Array.from({ length: random.int(1, 2) }, (_, i) => planClass(random, i));
-  const sets = Array.from({ length: random.int(1, options.maxSets ?? 4) }, (_, i) =>
+  const plainSets = Array.from({ length: random.int(1, options.maxSets ?? 4) }, (_, i) =>
     planSet(random, i, classes),
   );
+  const overlapClass: ClassPlan | undefined = random.chance(0.4)
+    ? { ...planClass(random, classes.length), name: 'class-overlap' }
+    : undefined;
+  const sets = overlapClass
+    ? [
+        ...plainSets,
+        planOverlapSet(random, 'overlap-a', overlapClass.name),
+        planOverlapSet(random, 'overlap-b', overlapClass.name),
+      ]
+    : plainSets;
+  const leaseCrdLateMs = random.chance(0.1) ? Math.min(random.int(2_000, 20_000), chaosMs / 2) : 0;
   const perMinute = options.operationsPerMinute ?? 40;
   const operations: TimedOperation[] = [];
   // Arrivals of a Poisson process: exponential gaps with the given mean rate.
@@ -203,9 +254,14 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
     if (at >= chaosMs) break;
     operations.push({ atMs: Math.round(at), operation: planOperation(random, sets, classes) });
   }
+  if (leaseCrdLateMs > 0) {
+    operations.push({ atMs: leaseCrdLateMs, operation: { kind: 'lease-crd-appears' } });
+    operations.sort((a, b) => a.atMs - b.atMs);
+  }
   return {
     seed,
     classes,
+    ...(overlapClass ? { overlapClass } : {}),
     sets,
     operations,
     faults: {
@@ -216,6 +272,7 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
       truncateWatches: random.int(0, 2),
       expireWatches: random.int(0, 2),
       refusals: planRefusals(random, chaosMs),
+      leaseCrdLateMs,
     },
     chaosMs,
   };

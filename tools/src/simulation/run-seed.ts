@@ -7,19 +7,33 @@
  * invariants are checked at every change throughout. The cluster runs Strict field validation, so a
  * request with a field the API server does not know is a 400, and no 400 is allowed.
  */
-import { Labels, qemuProvisioner, type Condition, type Lease } from 'virtual-exporters/internal';
+import {
+  jumpstarterCrds,
+  Kinds,
+  Labels,
+  ourCrds,
+  qemuProvisioner,
+  type Condition,
+  type Lease,
+} from 'virtual-exporters/internal';
 import {
   createLogger,
   type LogLevel,
   type Manager,
   startManager,
 } from 'virtual-exporters-controller/internal';
-import { type KubeObject, startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
+import {
+  type JumpstarterSimulator,
+  type KubeObject,
+  startJumpstarterSimulator,
+  startTestCluster,
+  type TestCluster,
+} from 'virtual-exporters-test-cluster';
 import { unmet } from './convergence';
 import { startClockMonitor } from './clock-invariants';
 import { startInvariantMonitor, type Violation } from './invariants';
 import { tamperPatch } from './status-tamper';
-import { planLab, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
+import { planLab, SHARED_LABEL, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
 import { refusalSteps } from './refusals';
 
 export const SIM_NAMESPACE = 'lab';
@@ -75,7 +89,7 @@ async function untilClock(cluster: TestCluster, at: number): Promise<void> {
 function seedObjects(cluster: TestCluster, plan: LabPlan): void {
   const classes = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'virtualtargetclasses')!;
   const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
-  for (const c of plan.classes) {
+  for (const c of plan.overlapClass ? [...plan.classes, plan.overlapClass] : plan.classes) {
     cluster.store.create(classes, SIM_NAMESPACE, {
       apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
       kind: 'VirtualTargetClass',
@@ -101,7 +115,10 @@ function seedObjects(cluster: TestCluster, plan: LabPlan): void {
         scaleDownCooldown: `${s.cooldownSeconds}s`,
         recycleStrategy: s.recycleStrategy,
         selector: { matchLabels: { board: s.name } },
-        template: { metadata: { labels: { board: s.name } }, spec: { drivers: [] } },
+        template: {
+          metadata: { labels: { board: s.name, ...(s.overlap ? SHARED_LABEL : {}) } },
+          spec: { drivers: [] },
+        },
       },
     });
   }
@@ -135,16 +152,23 @@ function addFaults(cluster: TestCluster, plan: LabPlan): void {
 export async function runSeed(seed: number, options: SeedOptions = {}): Promise<SeedResult> {
   const started = Date.now();
   const plan = planLab(seed, options);
+  // A seed without the Lease CRD starts without Jumpstarter too (it brings the CRD): both come later.
+  const leaseCrdLate = plan.faults.leaseCrdLateMs > 0;
+  const isLeaseCrd = (crd: (typeof jumpstarterCrds)[number]) => crd.spec.names.kind === Kinds.Lease;
   const cluster = await startTestCluster({
     namespaces: [SIM_NAMESPACE],
     speedUp: options.speedUp ?? 50,
-    jumpstarter: true,
+    ...(leaseCrdLate ? { crds: [...ourCrds, ...jumpstarterCrds.filter((crd) => !isLeaseCrd(crd))] } : {}),
+    jumpstarter: !leaseCrdLate,
     kubelet: true,
     seed,
     watchTimeoutSeconds: 2,
     fieldValidation: 'Strict',
   });
-  const monitor = startInvariantMonitor(cluster, { namespace: SIM_NAMESPACE });
+  const monitor = startInvariantMonitor(cluster, {
+    namespace: SIM_NAMESPACE,
+    overlapSets: plan.sets.filter((s) => s.overlap).map((s) => s.name),
+  });
   const clockMonitor = startClockMonitor(cluster, {
     namespace: SIM_NAMESPACE,
     controllerClock: cluster.clocks.controller,
@@ -204,13 +228,20 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     'virtualtargetclasses',
   )!;
   const podsRt = cluster.registry.get('', 'v1', 'pods')!;
-  const leases = cluster.jumpstarter!.leases;
+  let jumpstarter: JumpstarterSimulator | undefined = cluster.jumpstarter;
+  /** Jumpstarter's lease client; an operation on leases before the Lease CRD exists is refused. */
+  const leasesOf = () => {
+    if (!jumpstarter) throw new Error('the Lease CRD is not installed yet');
+    return jumpstarter.leases;
+  };
   const deletedSets = new Set<string>();
   /** Classes whose parameters are nested past the limit now. */
   const deepClasses = new Set<string>();
   const kubeletFaults: (() => void)[] = [];
   const active = (): Lease[] =>
-    leases.list(SIM_NAMESPACE).filter((l) => l.status?.ended !== true && !l.spec?.release);
+    jumpstarter
+      ? jumpstarter.leases.list(SIM_NAMESPACE).filter((l) => l.status?.ended !== true && !l.spec?.release)
+      : [];
 
   /**
    * §3.19: each set of a class left with deep parameters reports them (ParametersValid=False naming the
@@ -238,7 +269,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const apply = async (op: LabOperation): Promise<void> => {
     switch (op.kind) {
       case 'lease':
-        leases.create({
+        leasesOf().create({
           namespace: SIM_NAMESPACE,
           selector: { matchLabels: { board: op.set } },
           duration: `${op.durationSeconds}s`,
@@ -247,12 +278,34 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       case 'release': {
         const open = active();
         if (open.length > 0)
-          leases.release(SIM_NAMESPACE, open[Math.floor(op.pick * open.length)].metadata.name!);
+          leasesOf().release(SIM_NAMESPACE, open[Math.floor(op.pick * open.length)].metadata.name!);
+        return;
+      }
+      case 'shared-lease':
+        leasesOf().create({
+          namespace: SIM_NAMESPACE,
+          selector: { matchLabels: { ...SHARED_LABEL } },
+          duration: `${op.durationSeconds}s`,
+        });
+        countFault('sharedLease', 1);
+        return;
+      case 'pause':
+        cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { spec: { paused: op.paused } });
+        countFault(op.paused ? 'pause' : 'unpause', 1);
+        return;
+      case 'lease-crd-appears': {
+        cluster.installCrds(jumpstarterCrds.filter(isLeaseCrd));
+        const started = startJumpstarterSimulator({ store: cluster.store, clock: cluster.clock });
+        cluster.onStop(() => started.stop());
+        jumpstarter = started;
+        countFault('leaseCrdLate', 1);
         return;
       }
       case 'template':
         cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', {
-          spec: { template: { metadata: { labels: { board: op.set, revision: String(op.revision) } } } },
+          spec: {
+            template: { metadata: { labels: { board: op.set, revision: String(op.revision) } } },
+          },
         });
         return;
       case 'class-edit': {
@@ -361,7 +414,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
     await untilClock(cluster, t0 + plan.chaosMs);
 
-    // Calm: faults stop, classes are valid, the controller runs, leases end, probes arrive.
+    // Calm: faults stop, classes are valid, no set is paused, the controller runs, leases end, probes arrive.
     collectFaultHits(cluster, countFault);
     cluster.faults.clear();
     kubeletFaults.forEach((remove) => remove());
@@ -372,7 +425,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         spec: { parameters: { resources: { memory: VALID_MEMORY[0] }, nested: null } },
       });
     }
-    for (const l of active()) leases.release(SIM_NAMESPACE, l.metadata.name!);
+    for (const s of plan.sets.filter((s) => !deletedSets.has(s.name))) {
+      cluster.store.patch(setsRt, SIM_NAMESPACE, s.name, 'merge', { spec: { paused: false } });
+    }
+    for (const l of active()) leasesOf().release(SIM_NAMESPACE, l.metadata.name!);
     const calmAt = cluster.clock.now();
     const deadline = calmAt + (options.settleTimeoutMs ?? 240_000);
     // Probes arrive once every set has an enabled Exporter a lease can wait on (the standby of rule 6):
@@ -392,7 +448,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       .filter((s) => !deletedSets.has(s.name))
       .map(
         (s) =>
-          leases.create({
+          leasesOf().create({
             namespace: SIM_NAMESPACE,
             name: `probe-${s.name}`,
             selector: { matchLabels: { board: s.name } },

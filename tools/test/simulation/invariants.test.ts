@@ -206,3 +206,71 @@ describe('simulation › invariants', () => {
     expect(judge(() => lab.failing('FailedCreateSecret'))).toEqual([]);
   });
 });
+
+describe('simulation › invariants › lease-double-boot', () => {
+  /** Two sets whose instances one shared lease selects, a pending lease, and VMs booted in them. */
+  async function overlapping() {
+    cluster = await startTestCluster({ namespaces: [NS] });
+    const c = cluster;
+    const rt = (group: string, plural: string) => c.registry.get(group, group ? 'v1alpha1' : 'v1', plural)!;
+    const uids: Record<string, string> = {};
+    for (const name of ['a', 'b']) {
+      const labels = { board: name, pool: 'shared' };
+      uids[name] = c.store.create(rt('virtualtarget.jumpstarter.dev', 'exportersets'), NS, {
+        apiVersion: API_VERSION,
+        kind: 'ExporterSet',
+        metadata: { name },
+        spec: {
+          virtualTargetClassName: 'qemu',
+          selector: { matchLabels: { board: name } },
+          template: { metadata: { labels } },
+        },
+      }).metadata.uid!;
+    }
+    monitor = startInvariantMonitor(c, { namespace: NS, overlapSets: ['a', 'b'] });
+    c.store.create(rt('jumpstarter.dev', 'leases'), NS, {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: 'Lease',
+      metadata: { name: 'shared' },
+      spec: { clientRef: { name: 'ci' }, selector: { matchLabels: { pool: 'shared' } }, duration: '1h' },
+    });
+    /** An instance of `set` with its Pod: one VM booting. */
+    const boot = (set: string) => {
+      const name = `${set}-0`;
+      const owner = {
+        apiVersion: API_VERSION,
+        kind: 'ExporterSet',
+        name: set,
+        uid: uids[set],
+        controller: true,
+      };
+      const labels = { [Labels.exporterSetName]: set };
+      c.store.create(rt('jumpstarter.dev', 'exporters'), NS, {
+        apiVersion: JUMPSTARTER_API_VERSION,
+        kind: 'Exporter',
+        metadata: { name, labels, ownerReferences: [owner] },
+        spec: {},
+      });
+      c.store.create(rt('', 'pods'), NS, {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name, labels },
+        spec: { containers: [{ name: 'exporter', image: 'x' }] },
+      });
+    };
+    return { boot };
+  }
+
+  it('stays silent when one set boots a VM for the lease', async () => {
+    const { boot } = await overlapping();
+    boot('a');
+    expect(monitor!.violations).toEqual([]);
+  });
+
+  it('catches the second set booting a VM for the same lease', async () => {
+    const { boot } = await overlapping();
+    boot('a');
+    boot('b');
+    expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
+  });
+});

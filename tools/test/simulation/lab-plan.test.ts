@@ -21,7 +21,10 @@ describe('simulation › lab plan', () => {
           expect(s.minAvailableReplicas).toBeLessThanOrEqual(s.maxReplicas);
           expect(s.minReplicas).toBeLessThanOrEqual(s.maxReplicas);
         }
-        expect(plan.classes.map((c) => c.name)).toContain(s.className);
+        const classes = [...plan.classes, ...(plan.overlapClass ? [plan.overlapClass] : [])];
+        expect(classes.map((c) => c.name)).toContain(s.className);
+        // The overlapping pair grows only for leases: no floor, no warm buffer.
+        if (s.overlap) expect([s.minReplicas, s.minAvailableReplicas]).toEqual([0, 0]);
       }
       const times = plan.operations.map((o) => o.atMs);
       expect(times).toEqual([...times].sort((a, b) => a - b));
@@ -50,10 +53,13 @@ describe('simulation › lab plan', () => {
         'crash-pod',
         'delete-set',
         'lease',
+        'lease-crd-appears',
         'never-ready',
+        'pause',
         'release',
         'resize',
         'restart-controller',
+        'shared-lease',
         'template',
       ].sort(),
     );

@@ -1,0 +1,60 @@
+/**
+ * §3.13 a class switched to another provisioner mid-life. The set now belongs to the class's
+ * provisioner, but instances this controller made (its name in the provisioner annotation) are still
+ * its own to take down: only the provisioner that realised an instance knows how to undo it, and a
+ * switch to a provisioner nobody runs must not leave them running forever. So this controller:
+ *
+ * - drains the instances it made, the graceful way of leaving.ts (never a leased one; leased ones go
+ *   when their leases end), and creates, promotes and renders nothing;
+ * - while the set is being deleted, drains every instance and removes the drain finalizer once none is
+ *   left — as the class's controller does — so deletion completes whichever of the two runs;
+ * - writes no status: the set's status belongs to the class's controller, and two writers would undo
+ *   each other. A Warning event names the switch each pass that drains.
+ *
+ * Instances without the annotation (made before it existed, or by upstream's controller) are the
+ * class's controller's.
+ */
+import { Annotations, DRAIN_FINALIZER, EventReasons } from 'virtual-exporters/internal';
+import { ACTION_ORDER, type Action } from './actions';
+import { actionEvents } from './events';
+import type { InstanceView } from './instances';
+import { leavingStep } from './leaving';
+import type { World } from './observe';
+import { leaveAlone, type Plan } from './plan-result';
+import { confirmDeletes } from './scale-down';
+
+/** The provisioner that made the instance, from its annotation; undefined when it carries none. */
+export function madeBy(view: InstanceView): string | undefined {
+  return view.source.exporter.metadata?.annotations?.[Annotations.provisioner];
+}
+
+/** `why`: the switch, as `notOurs` says it. */
+export function planHandover(world: World, why: string): Plan {
+  const { set } = world;
+  const deleting = set.metadata?.deletionTimestamp !== undefined;
+  const hasFinalizer = (set.metadata?.finalizers ?? []).includes(DRAIN_FINALIZER);
+  const mine = world.owned.filter((v) => madeBy(v) === world.provisioner.name);
+  const draining = deleting && hasFinalizer ? world.owned : mine;
+  const context = { set, retain: world.spec.retain, now: world.now };
+  const planned: Action[] = draining.flatMap((v) => leavingStep(v, 'drain', context) ?? []);
+  if (deleting && hasFinalizer && world.owned.length === 0 && world.virtualCreates.length === 0) {
+    planned.push({ type: 'RemoveFinalizer' });
+  }
+  if (planned.length === 0) return leaveAlone(why);
+  // The live Lease list confirms the deletes, as for any pass (§3.7).
+  const { actions } = confirmDeletes(planned, world.leaseCheck);
+  const ordered = [...actions].sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
+  const leased = draining.filter((v) => v.leased).length;
+  return {
+    actions: ordered,
+    events: [
+      ...actionEvents(ordered),
+      {
+        type: 'Warning',
+        reason: EventReasons.ProvisionerChanged,
+        message: `${why}: it drains the ${draining.length} instance(s) it is responsible for${leased > 0 ? ` (${leased} leased, kept until their leases end)` : ''} and creates nothing; the class's controller runs the set`,
+      },
+    ],
+    ignored: why,
+  };
+}

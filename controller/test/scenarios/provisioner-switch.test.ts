@@ -1,0 +1,81 @@
+/**
+ * A class switched to another provisioner mid-life (SPEC §3.13), reproduced on the test cluster with
+ * only this controller running (the new provisioner has none): the instances it made are drained —
+ * their Pods stop — and deleting the set completes, the drain finalizer removed by the controller that
+ * added it.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { Annotations, DRAIN_FINALIZER } from 'virtual-exporters/internal';
+import {
+  NS,
+  createClass,
+  createSet,
+  eventsOf,
+  getSet,
+  instancesOf,
+  podNames,
+  scenarioPerTest,
+  until,
+} from './support';
+
+const startScenario = scenarioPerTest();
+
+describe('§3.13: a class switched to another provisioner', () => {
+  it('drains the instances this controller made and lets the deleted set go', async () => {
+    const { cluster } = await startScenario({ speedUp: 20 });
+    createClass(cluster);
+    createSet(cluster, 'moved', { minAvailableReplicas: 2 });
+    await until('2 available', () => getSet(cluster, 'moved')?.status?.availableReplicas === 2);
+    expect(getSet(cluster, 'moved')?.metadata?.finalizers).toContain(DRAIN_FINALIZER);
+    expect(
+      instancesOf(cluster, 'moved').map((e) => e.metadata?.annotations?.[Annotations.provisioner]),
+    ).toEqual(['qemu.jumpstarter.dev', 'qemu.jumpstarter.dev']);
+
+    const classes = cluster.registry.get(
+      'virtualtarget.jumpstarter.dev',
+      'v1alpha1',
+      'virtualtargetclasses',
+    )!;
+    cluster.store.patch(classes, NS, 'qemu', 'merge', { spec: { provisioner: 'ec2.jumpstarter.dev' } });
+    await until(
+      'its instances and Pods gone',
+      () => instancesOf(cluster, 'moved').length === 0 && podNames(cluster).length === 0,
+    );
+    expect(
+      eventsOf(cluster, 'moved').some((e) => e.reason === 'ProvisionerChanged' && e.type === 'Warning'),
+    ).toBe(true);
+
+    const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+    cluster.store.delete(sets, NS, 'moved');
+    await until('the set gone', () => getSet(cluster, 'moved') === undefined);
+  });
+
+  it('completes the deletion of a set switched after it was deleted, leased instance included', async () => {
+    const { cluster } = await startScenario({ speedUp: 20 });
+    const leases = cluster.jumpstarter!.leases;
+    createClass(cluster);
+    createSet(cluster, 'late', { minAvailableReplicas: 1 });
+    await until('1 available', () => getSet(cluster, 'late')?.status?.availableReplicas === 1);
+    const lease = leases.create({
+      namespace: NS,
+      selector: { matchLabels: { board: 'qemu-x86' } },
+      duration: '1h',
+    });
+    await until('leased', () => getSet(cluster, 'late')?.status?.leasedReplicas === 1);
+
+    const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+    cluster.store.delete(sets, NS, 'late');
+    const classes = cluster.registry.get(
+      'virtualtarget.jumpstarter.dev',
+      'v1alpha1',
+      'virtualtargetclasses',
+    )!;
+    cluster.store.patch(classes, NS, 'qemu', 'merge', { spec: { provisioner: 'ec2.jumpstarter.dev' } });
+    await until('only the leased instance left', () => instancesOf(cluster, 'late').length === 1);
+    expect(getSet(cluster, 'late')?.metadata?.deletionTimestamp).toBeDefined();
+
+    leases.release(NS, lease.metadata.name!);
+    await until('the set gone', () => getSet(cluster, 'late') === undefined);
+    await until('no instance left', () => instancesOf(cluster, 'late').length === 0);
+  });
+});
