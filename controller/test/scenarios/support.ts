@@ -48,6 +48,8 @@ export async function startScenario(
     speedUp?: number;
     /** How far the API server's, kubelet's and controller's clocks are off true time (ms). */
     clockOffsets?: TestClusterOptions['clockOffsets'];
+    /** How long Jumpstarter takes to issue a new Exporter's credential (cluster ms). */
+    credentialDelayMs?: number;
     controller?: Partial<Options>;
     crds?: TestClusterOptions['crds'];
     /** Leader-election timings (cluster ms), e.g. wider ones where the test is not about failover. */
@@ -57,7 +59,7 @@ export async function startScenario(
   const cluster = await startTestCluster({
     namespaces: [NS],
     speedUp: options.speedUp ?? 20,
-    jumpstarter: true,
+    jumpstarter: options.credentialDelayMs ? { credentialDelayMs: options.credentialDelayMs } : true,
     kubelet: true,
     ...(options.crds ? { crds: options.crds } : {}),
     ...(options.clockOffsets ? { clockOffsets: options.clockOffsets } : {}),
