@@ -44,3 +44,27 @@ describe('first observed', () => {
     expect(memory.pass('lab/pool', 4_000).since).toBe(4_000);
   });
 });
+
+describe('first observed: ready', () => {
+  const online = {
+    ...exporter,
+    status: {
+      conditions: [
+        { type: 'Online', status: 'True' },
+        { type: 'Registered', status: 'True' },
+      ],
+    },
+  } as Exporter;
+
+  it('keeps the first time the exporter was ready with its Pod while the Pod lasts', () => {
+    const memory = new FirstObserved();
+    const first = memory.pass('lab/pool', 1_000);
+    expect(observeInstance(first, { exporter, pod: pod('Running') }).podReady).toBeUndefined();
+    first.done();
+    const second = memory.pass('lab/pool', 2_000);
+    expect(observeInstance(second, { exporter: online, pod: pod('Running') }).podReady).toBe(2_000);
+    second.done();
+    const third = memory.pass('lab/pool', 3_000);
+    expect(observeInstance(third, { exporter, pod: pod('Failed') }).podReady).toBe(2_000);
+  });
+});
