@@ -54,7 +54,7 @@ describe('first observed: ready', () => {
         { type: 'Registered', status: 'True' },
       ],
     },
-  } as Exporter;
+  } as unknown as Exporter;
 
   it('keeps the first time the exporter was ready with its Pod while the Pod lasts', () => {
     const memory = new FirstObserved();
