@@ -16,6 +16,8 @@ export interface ObservedTimes {
   readonly pod?: number;
   /** That Pod in phase Failed or Succeeded. */
   readonly podEnded?: number;
+  /** Its exporter ready (Online and Registered) while that Pod was its Pod. */
+  readonly podReady?: number;
 }
 
 /** The pass's clock: now, and when this controller first looked at the set (facts seen then may be older). */
@@ -23,6 +25,11 @@ export interface PassClock {
   readonly now: number;
   /** Undefined when the caller tracks no observations (every fact counts as seen at a first look). */
   readonly observingSince?: number;
+}
+
+/** Whether the controller has watched a fact since it began (it was first observed after the first look). */
+export function watchedSince(seen: number | undefined, clock: PassClock): boolean {
+  return seen !== undefined && clock.observingSince !== undefined && seen > clock.observingSince;
 }
 
 /** `value` clamped into [now − cap, now]: never in the future, never more than `capMs` old. */
@@ -42,6 +49,6 @@ export function factTime(
   capMs: number,
 ): number {
   const at = Math.min(seen ?? clock.now, clock.now);
-  if (seen !== undefined && clock.observingSince !== undefined && seen > clock.observingSince) return at;
+  if (watchedSince(seen, clock)) return at;
   return clampToPast(claimed ?? at, at, capMs);
 }

@@ -35,7 +35,7 @@ import {
   type ExporterSet,
   type ScaleReason,
 } from 'virtual-exporters/internal';
-import { factTime, type PassClock } from './clocks';
+import { factTime, watchedSince, type PassClock } from './clocks';
 import { awaitedCredential, credentialIssued } from './credential-wait';
 import { isOwnedBy } from './membership';
 import { podWaitEnded } from './pod-wait';
@@ -236,11 +236,20 @@ function readySincePod(exporter: Exporter, pod: PodView | undefined, ready: bool
 export function classifyInstance(instance: InstanceSnapshot, context: ClassifyContext): InstanceView {
   const { exporter } = instance;
   const { set, inFlight } = context;
+  const observed = instance.observed ?? {};
   const name = exporter.metadata?.name ?? '';
   const labels = exporter.metadata?.labels ?? {};
   const annotations = exporter.metadata?.annotations ?? {};
   const online = conditionTrue(exporter, ExporterConditionTypes.Online);
   const ready = online && conditionTrue(exporter, ExporterConditionTypes.Registered);
+  // A Pod the controller watched from its start was ready if it saw it ready (§3.17); Jumpstarter's
+  // lastSeen against the API server's creationTimestamp compares two clocks, so it only dates a Pod
+  // that was there before the controller's first look.
+  const everReady =
+    ready ||
+    observed.podReady !== undefined ||
+    (!watchedSince(observed.pod, context.startup ?? { now: 0 }) &&
+      readySincePod(exporter, instance.pod, ready));
   const disabling = inFlight.disabling.has(name);
   const enabled = exporter.spec?.enabled !== false && !disabling;
   const leased = context.leased.has(name);
@@ -267,15 +276,10 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
   else if (ready && ASSIGNABLE.has(exporter.status?.exporterStatus ?? '')) state = 'available';
   else if (ready && HOOK_FAILED.has(exporter.status?.exporterStatus ?? '')) state = 'offline';
   else if (ready) state = 'starting';
-  else if (
-    (pod === 'Running' || pod === 'Pending' || pod === 'Unknown') &&
-    readySincePod(exporter, instance.pod, ready)
-  )
-    state = 'offline';
+  else if ((pod === 'Running' || pod === 'Pending' || pod === 'Unknown') && everReady) state = 'offline';
   else state = 'starting';
 
   const clock = context.startup ?? { now: 0, timeoutMs: 0, backoffMaxMs: 0 };
-  const observed = instance.observed ?? {};
   const createdAt = toMillis(exporter.metadata?.creationTimestamp);
   const since = factTime(observed.exporter, createdAt, clock, clock.timeoutMs);
   const podSince = instance.pod
@@ -287,7 +291,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
       : undefined;
   let endMessage = ended && instance.pod ? podEndMessage(instance.pod) : undefined;
   const stuckSince = state === 'starting' ? stuckAt(pod, podSince, context) : undefined;
-  if (stuckSince !== undefined && !readySincePod(exporter, instance.pod, ready)) {
+  if (stuckSince !== undefined && !everReady) {
     state = 'failed';
     endedAt = stuckSince;
     const why = instance.pod?.status?.message ?? instance.pod?.status?.reason;
@@ -324,7 +328,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     current: context.revision !== undefined && (revision === undefined || revision === context.revision),
     pod,
     podPresent,
-    everReady: readySincePod(exporter, instance.pod, ready),
+    everReady,
     createdAt: createdAt ?? 0,
     since,
     ...(podSince !== undefined ? { podSince } : {}),

@@ -60,12 +60,11 @@ export function startupFailureState(
   let lastFailureTime = watermark;
   for (const v of newlyFailed) lastFailureTime = Math.max(lastFailureTime ?? 0, v.endedAt ?? now);
 
-  const recovered =
-    watermark !== undefined &&
-    instances.some((v) => {
-      if (!v.ready || v.state === 'detached' || v.state === 'deleting') return false;
-      return (v.podSince ?? v.since) > watermark;
-    });
+  // A count without a time (a status someone else wrote) is proven wrong by any ready instance.
+  const recovered = instances.some((v) => {
+    if (!v.ready || v.state === 'detached' || v.state === 'deleting') return false;
+    return watermark === undefined || (v.podSince ?? v.since) > watermark;
+  });
   const failures = recovered ? 0 : Math.max(0, previous.failures) + newlyFailed.length;
   const backoffUntil =
     failures > 0 && lastFailureTime !== undefined

@@ -6,7 +6,8 @@
  * `forget` drops a set. A restarted controller starts empty: the facts of its first look at a set are
  * dated by the other clocks, clamped (planner clocks.ts).
  */
-import type { InstanceSnapshot, ObservedTimes, PodView } from '../planner';
+import { ExporterConditionTypes, type Exporter } from 'virtual-exporters/internal';
+import { listOf, type InstanceSnapshot, type ObservedTimes, type PodView } from '../planner';
 
 interface SetFacts {
   /** The first pass over the set. */
@@ -14,15 +15,26 @@ interface SetFacts {
   facts: Map<string, number>;
 }
 
-/** One pass's view of the memory: `see` dates a fact, `done` keeps only the facts this pass saw. */
+/**
+ * One pass's view of the memory: `see` dates a fact seen now, `recall` carries a fact seen before
+ * (undefined if never), `done` keeps only the facts this pass saw or recalled.
+ */
 export interface ObservationPass {
   readonly since: number;
   see(id: string): number;
+  recall(id: string): number | undefined;
   done(): void;
 }
 
 function podEnded(pod: PodView): boolean {
   return pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
+}
+
+/** Online and Registered: what the planner calls ready. */
+function exporterReady(exporter: Exporter): boolean {
+  const conditions = listOf<{ type?: unknown; status?: unknown }>(exporter.status?.conditions);
+  const holds = (type: string) => conditions.some((c) => c.type === type && c.status === 'True');
+  return holds(ExporterConditionTypes.Online) && holds(ExporterConditionTypes.Registered);
 }
 
 export class FirstObserved {
@@ -39,6 +51,11 @@ export class FirstObserved {
         seen.set(id, at);
         return at;
       },
+      recall(id) {
+        const at = seen.get(id) ?? entry.facts.get(id);
+        if (at !== undefined) seen.set(id, at);
+        return at;
+      },
       done() {
         entry.facts = seen;
       },
@@ -50,7 +67,10 @@ export class FirstObserved {
   }
 }
 
-/** The observed times of one instance: its Exporter, its current Pod and that Pod's end, by uid. */
+/**
+ * The observed times of one instance: its Exporter, its current Pod, that Pod's end, and its exporter
+ * ready while that Pod lasts (kept once seen), by uid.
+ */
 export function observeInstance(
   pass: ObservationPass,
   instance: Pick<InstanceSnapshot, 'exporter' | 'pod'>,
@@ -59,9 +79,12 @@ export function observeInstance(
   const { pod } = instance;
   if (pod === undefined) return { exporter: pass.see(exporterId) };
   const podId = pod.metadata?.uid ?? `pod/${pod.metadata?.name ?? ''}`;
+  const readyId = `${podId}/ready`;
+  const podReady = exporterReady(instance.exporter) ? pass.see(readyId) : pass.recall(readyId);
   return {
     exporter: pass.see(exporterId),
     pod: pass.see(podId),
     ...(podEnded(pod) ? { podEnded: pass.see(`${podId}/ended`) } : {}),
+    ...(podReady !== undefined ? { podReady } : {}),
   };
 }

@@ -5,8 +5,15 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { ConditionTypes, EventReasons } from 'virtual-exporters/internal';
-import { plan, type InstanceSnapshot, type ObservedTimes, type PodView } from '../../src/planner';
-import { at, conditionOf, instance, makeSet, namesOf, ofType, snapshot, T0 } from './builders';
+import {
+  classifyInstance,
+  inFlightNames,
+  plan,
+  type InstanceSnapshot,
+  type ObservedTimes,
+  type PodView,
+} from '../../src/planner';
+import { at, conditionOf, instance, makeSet, namesOf, ofType, revisionOf, snapshot, T0 } from './builders';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
@@ -145,5 +152,28 @@ describe('§3.17 clocks: scale-down window', () => {
     );
     expect(ofType(due, 'DisableExporter')).toHaveLength(2);
     expect(conditionOf(due, ConditionTypes.Scaling)?.reason).not.toBe('ScaleDownPending');
+  });
+});
+
+describe('§3.17 clocks: ever ready', () => {
+  const context = (observingSince?: number) => ({
+    set: makeSet(),
+    revision: revisionOf(),
+    leased: new Set<string>(),
+    everLeased: new Set<string>(),
+    endedLeases: new Set<string>(),
+    inFlight: inFlightNames(undefined),
+    startup: { now: T0, timeoutMs: 10 * MINUTE, ...(observingSince !== undefined ? { observingSince } : {}) },
+  });
+
+  it('an API server clock behind does not make a watched Pod look ready before it was', () => {
+    // Jumpstarter saw the exporter after the Pod's creationTimestamp, but that stamp is 10 min behind:
+    // the controller watched this Pod from its start and never saw it ready.
+    const reused = observedAt(instance(0, 'offline'), { exporter: T0 - HOUR / 2, pod: T0 - 5 * SECOND });
+    expect(classifyInstance(reused, context(T0 - HOUR)).state).toBe('starting');
+    const seenReady = observedAt(reused, { ...reused.observed, podReady: T0 - 2 * SECOND });
+    expect(classifyInstance(seenReady, context(T0 - HOUR)).state).toBe('offline');
+    // A Pod already there at the first look is judged by the other clocks, as before.
+    expect(classifyInstance(reused, context(T0 - SECOND)).state).toBe('offline');
   });
 });

@@ -121,3 +121,20 @@ describe('§3.19 status read back', () => {
     expect(readStatus(status, T0)).toEqual({ status, corrections: [] });
   });
 });
+
+describe('§3.19 a count without a time', () => {
+  it('status.startupFailures without lastStartupFailureTime is cleared by a ready instance', () => {
+    const set = makeSet(
+      { minAvailableReplicas: 1, minReplicas: 2, maxReplicas: 2 },
+      { status: { startupFailures: 1_000_000 } },
+    );
+    const result = plan(
+      snapshot({
+        set,
+        instances: [instance(0, 'available'), instance(1, 'available')],
+        leases: [lease('l')],
+      }),
+    );
+    expect(result.status?.startupFailures).toBe(0);
+  });
+});

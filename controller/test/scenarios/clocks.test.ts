@@ -80,12 +80,17 @@ describe('§3.17 clocks against the test cluster', () => {
   });
 
   it('controller 15 min ahead of the API server: new Exporters waiting for their credential are not failed', async () => {
-    const { cluster } = await startScenario({ speedUp: 50, clockOffsets: { controller: 15 * MINUTE } });
+    // Jumpstarter takes 5 s to issue each credential, so every new Exporter is seen waiting for it.
+    const { cluster } = await startScenario({
+      speedUp: 50,
+      clockOffsets: { controller: 15 * MINUTE },
+      credentialDelayMs: 5_000,
+    });
     createClass(cluster);
     createSet(cluster, 'pool', { minAvailableReplicas: 2 });
     await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2);
     await clusterTime(cluster, 3 * MINUTE);
-    expect(created(cluster, 'exporters')).toBeLessThanOrEqual(3);
+    expect(created(cluster, 'exporters')).toBe(2);
     expect(getSet(cluster, 'pool')?.status?.startupFailures).toBe(0);
     expect(getSet(cluster, 'pool')?.status?.availableReplicas).toBe(2);
   });

@@ -48,6 +48,8 @@ export async function startScenario(
     speedUp?: number;
     /** How far the API server's, kubelet's and controller's clocks are off true time (ms). */
     clockOffsets?: TestClusterOptions['clockOffsets'];
+    /** How long Jumpstarter takes to issue a new Exporter's credential (cluster ms). */
+    credentialDelayMs?: number;
     controller?: Partial<Options>;
     crds?: TestClusterOptions['crds'];
     /** Field validation for requests that name none; `Strict` proves the controller sends no unknown field. */
@@ -59,7 +61,7 @@ export async function startScenario(
   const cluster = await startTestCluster({
     namespaces: [NS],
     speedUp: options.speedUp ?? 20,
-    jumpstarter: true,
+    jumpstarter: options.credentialDelayMs ? { credentialDelayMs: options.credentialDelayMs } : true,
     kubelet: true,
     ...(options.crds ? { crds: options.crds } : {}),
     ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),

@@ -58,6 +58,11 @@ export interface JumpstarterSimulatorOptions {
   readonly processes?: ExporterProcesses;
   /** Access policies (INTEROP §2 step 5). @default every client may use every exporter */
   readonly accessPolicy?: AccessPolicy;
+  /**
+   * How long after it first sees an Exporter the simulator issues its credential (a slow Jumpstarter
+   * controller, so a test can watch an instance wait for it). @default 0
+   */
+  readonly credentialDelayMs?: number;
   /** How long a crashed exporter still counts as online (INTEROP §1: 60 s). @default 60000 */
   readonly seenTimeoutMs?: number;
   /** Pending retry backoff (INTEROP §2 step 6). @default { initialMs: 1000, maxMs: 30000 } */
@@ -156,10 +161,26 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
   const secretKey = (namespace: string, exporter: string): string =>
     `${namespace}/${credentialSecretName(exporter)}`;
 
+  /** When this simulator first saw each Exporter still waiting for its credential (`credentialDelayMs`). */
+  const awaitingSince = new Map<string, number>();
+
+  /** Whether the credential delay of an Exporter without a token has passed; else when it will. */
+  function credentialDelayOver(exporter: Exporter, now: number, wakeTimes: number[]): boolean {
+    const delay = options.credentialDelayMs ?? 0;
+    if (delay <= 0) return true;
+    const id = exporter.metadata.uid ?? nameOf(exporter);
+    const since = awaitingSince.get(id) ?? now;
+    awaitingSince.set(id, since);
+    if (now >= since + delay) return true;
+    wakeTimes.push(since + delay);
+    return false;
+  }
+
   function ensureCredential(exporter: Exporter, namespace: string): string | undefined {
     const name = nameOf(exporter);
     const key = secretKey(namespace, name);
     if (tokens.has(key)) return credentialSecretName(name);
+    awaitingSince.delete(exporter.metadata.uid ?? name);
     if (exporter.metadata.deletionTimestamp !== undefined || exporter.metadata.uid === undefined)
       return undefined;
     const token = issueToken(namespace, name, clock.now(), `https://${endpoint}`);
@@ -400,7 +421,11 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
 
     // Exporter status as the controller knows it now (credentials first).
     const statusOf = (exporter: Exporter): ExporterStatus => {
-      const credentialName = ensureCredential(exporter, namespace);
+      const issued = tokens.has(secretKey(namespace, nameOf(exporter)));
+      const credentialName =
+        issued || credentialDelayOver(exporter, now, wakeTimes)
+          ? ensureCredential(exporter, namespace)
+          : undefined;
       const desired = desiredExporterStatus({
         exporter,
         process: processes.get(namespace, nameOf(exporter)),
