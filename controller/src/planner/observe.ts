@@ -90,7 +90,8 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
 export function observe(snapshot: PlannerSnapshot): World {
   const { set, now } = snapshot;
   const cls = snapshot.virtualTargetClass;
-  const revision = cls ? currentRevision(set, cls) : undefined;
+  // Inputs too deep to hash (§3.19) keep the last revision: existing instances stay current.
+  const revision = cls ? (currentRevision(set, cls) ?? set.status?.templateRevision) : undefined;
   const inFlight = inFlightNames(snapshot.inFlight);
   const options = resolveOptions(snapshot.options);
   const context: ClassifyContext = {
