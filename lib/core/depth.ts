@@ -1,5 +1,5 @@
 /**
- * §3.19 bounds on nesting. A Kubernetes API server admits JSON nested up to 10,000 levels inside a
+ * Bounds on nesting. A Kubernetes API server admits JSON nested up to 10,000 levels inside a
  * schemaless field (`spec.parameters`, a driver's `config`), but everything that walks such data —
  * the deep merge, canonical JSON and the revision hash, the `yaml` renderer of the exporter config,
  * JSON.stringify, and the exporter's own YAML loader — recurses, and would overflow its stack long
@@ -12,11 +12,11 @@ import type { ValidationIssue } from './issue';
 /**
  * Levels of objects and lists allowed below a schemaless field: `{a: {b: 1}}` is 2. Real parameters
  * and driver configs are a handful of levels deep. The exporter reads its config with PyYAML, whose
- * composer recurses (a few Python frames per level against Python's default limit of 1,000 frames),
- * so a config a few hundred levels deep would not load; 100 keeps well clear of that and of every
+ * composer recurses (two Python frames per level against Python's default limit of 1,000 frames: a
+ * config of 400 levels loads, one of 500 does not), so 128 keeps well clear of that and of every
  * JavaScript stack.
  */
-export const MAX_USER_DATA_DEPTH = 100;
+export const MAX_USER_DATA_DEPTH = 128;
 
 /**
  * The cap the recursive walkers check their whole input against: user data sits a few levels inside

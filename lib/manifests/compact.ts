@@ -1,7 +1,7 @@
 /**
  * Drops `undefined` members (at any depth, through plain objects and arrays) so builders can write
  * `{ a: props.a }` and still produce the minimal, deterministic object a GitOps diff expects.
- * Iterative: it runs before validation, on user data of any depth (§3.19).
+ * Iterative: it runs before validation, on user data of any depth.
  */
 export function compact<T>(value: T): T {
   const copyOf = (item: unknown): unknown =>

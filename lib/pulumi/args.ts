@@ -36,7 +36,7 @@ export interface ObjectMetadataArgs {
  * constructor, so a mistake fails at the line that made it, as it does in cdk8s.
  */
 export function isPlain(value: unknown): boolean {
-  // Iterative: args are user data of any depth (§3.19); each object is looked at once.
+  // Iterative: args are user data of any depth; each object is looked at once.
   const seen = new Set<object>();
   const stack: unknown[] = [value];
   while (stack.length > 0) {

@@ -335,14 +335,11 @@ export function createStore(options: StoreOptions): MemoryStore {
   function commit(c: Collection, key: string, next: KubeObject | undefined, last?: KubeObject): KubeObject {
     const previous = c.objects.get(key);
     if (next) {
-      next.metadata.resourceVersion = String(rv + 1);
-      const json = stringifyJson(next)!;
-      if (Buffer.byteLength(json) > MAX_OBJECT_BYTES) {
-        next.metadata.resourceVersion = previous?.metadata.resourceVersion;
-        // What etcd answers past its request limit, and kube-apiserver passes on (limits.ts).
+      // What etcd answers past its request limit, and kube-apiserver passes on (limits.ts).
+      if (Buffer.byteLength(stringifyJson(next)!) > MAX_OBJECT_BYTES) {
         throw new ApiError(500, 'InternalError', 'etcdserver: request is too large');
       }
-      serialized.set(next, json);
+      next.metadata.resourceVersion = String(rv + 1);
     }
     rv += 1;
     let entry: LogEntry;

@@ -14,6 +14,7 @@ import {
   MAX_SECRET_BYTES,
   parseJsonBody,
   startTestCluster,
+  stringifyJson,
   tokenFor,
   type TestCluster,
 } from '../src';
@@ -212,6 +213,16 @@ describe('nesting', () => {
     expect(() => parseJsonBody(nestedText(MAX_JSON_DEPTH - 1))).not.toThrow();
   });
 
+  it('writes JSON as deep as it stores, exactly as JSON.stringify would', () => {
+    const text = nestedText(MAX_JSON_DEPTH);
+    expect(stringifyJson(JSON.parse(text))).toBe(text);
+    // Below a depth V8 cannot write, the iterative writer keeps JSON.stringify's rules.
+    const mixed = { a: [1, undefined, () => 0, { b: undefined, c: NaN, d: 'x"y' }], e: undefined };
+    let deep: unknown = mixed;
+    for (let i = 0; i < 9_000; i++) deep = { a: deep };
+    expect(stringifyJson(deep)).toBe('{"a":'.repeat(9_000) + JSON.stringify(mixed) + '}'.repeat(9_000));
+  });
+
   it('stores, lists, watches and patches an object nested 9,990 levels deep', async () => {
     const levels = MAX_JSON_DEPTH - 10;
     const events: unknown[] = [];
@@ -243,6 +254,15 @@ describe('nesting', () => {
       const stored = (await send(`${SETS}/deep`, '', 'GET')).body;
       expect(stored.spec.minReplicas).toBe(2);
       expect(depthOf(stored.spec.parameters)).toBe(levels);
+      // A JSON patch whose `test` compares the whole deep value.
+      const tested = await send(
+        `${SETS}/deep`,
+        `[{"op":"test","path":"/spec/parameters","value":${nestedText(levels)}},{"op":"replace","path":"/spec/minReplicas","value":3}]`,
+        'PATCH',
+        'application/json-patch+json',
+      );
+      expect(tested.code).toBe(200);
+      expect(tested.body.spec.minReplicas).toBe(3);
       await cluster.settle();
       expect(events.some((e: any) => e.object?.metadata?.name === 'deep' && e.type === 'MODIFIED')).toBe(
         true,

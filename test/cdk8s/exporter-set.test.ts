@@ -196,7 +196,7 @@ describe('ExporterSet construct', () => {
               template,
               parameters: deep,
             }),
-        ).toThrow(/^\[test\/Pool\] invalid ExporterSet: parameters: is nested more than 100 levels deep/);
+        ).toThrow(/^\[test\/Pool\] invalid ExporterSet: parameters: is nested more than 128 levels deep/);
         const other = testChart();
         expect(
           () =>
@@ -205,7 +205,7 @@ describe('ExporterSet construct', () => {
               template: { ...template, drivers: [{ type: 'example.Driver', config: deep }] },
             }),
         ).toThrow(
-          /^\[test\/Deep\] invalid ExporterSet: template\.drivers\[0\]\.config: is nested more than 100/,
+          /^\[test\/Deep\] invalid ExporterSet: template\.drivers\[0\]\.config: is nested more than 128/,
         );
       },
     );

@@ -211,7 +211,7 @@ describe('ExporterSet component', () => {
           parameters: deep,
         }),
     ).toThrow(
-      /^\[virtual-exporters:index:ExporterSet::es-deep\] invalid ExporterSet: parameters: is nested more than 100 levels deep/,
+      /^\[virtual-exporters:index:ExporterSet::es-deep\] invalid ExporterSet: parameters: is nested more than 128 levels deep/,
     );
   });
 });

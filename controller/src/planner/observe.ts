@@ -108,7 +108,8 @@ export function observe(snapshot: PlannerSnapshot): World {
   const read = readStatus(snapshot.set.status, now);
   const set: ExporterSet = { ...snapshot.set, status: read.status };
   const cls = snapshot.virtualTargetClass;
-  const revision = cls ? currentRevision(set, cls) : undefined;
+  // Inputs too deep to hash (§3.19) keep the last revision: existing instances stay current.
+  const revision = cls ? (currentRevision(set, cls) ?? set.status?.templateRevision) : undefined;
   const inFlight = inFlightNames(snapshot.inFlight);
   const options = resolveOptions(snapshot.options);
   const context: ClassifyContext = {

@@ -7,7 +7,7 @@
  * the API server does not know.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { JsonObject } from 'virtual-exporters/internal';
+import { nested } from '../planner/builders';
 import {
   CONTROLLER,
   condition,
@@ -22,13 +22,7 @@ import {
 
 const startScenario = scenarioPerTest();
 
-function nested(levels: number): JsonObject {
-  let value: JsonObject = { leaf: 1 };
-  for (let i = 1; i < levels; i++) value = { a: value };
-  return value;
-}
-
-const TOO_DEEP = 'is nested more than 100 levels deep';
+const TOO_DEEP = 'is nested more than 128 levels deep';
 
 describe('deep input on the test cluster', () => {
   it('a set whose parameters become 9,000 levels deep is reported and keeps its instance; a deep class too; no Strict refusal', async () => {

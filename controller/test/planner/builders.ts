@@ -15,6 +15,7 @@ import {
   type ExporterSet,
   type ExporterSetSpec,
   type ExporterSetStatus,
+  type JsonObject,
   type Lease,
   type VirtualTargetClass,
   type VirtualTargetClassSpec,
@@ -37,6 +38,13 @@ export const SET = 'pool';
 export const NS = 'lab';
 export const SET_UID = 'uid-pool';
 export const TEMPLATE_LABELS = { board: 'rpi4', virtual: 'true' };
+
+/** `{a: {a: … {leaf: 1}}}` with `levels` objects: parameters as deep as a test needs (§3.19). */
+export function nested(levels: number): JsonObject {
+  let value: JsonObject = { leaf: 1 };
+  for (let i = 1; i < levels; i++) value = { a: value };
+  return value;
+}
 
 export function makeClass(spec: Partial<VirtualTargetClassSpec> = {}): VirtualTargetClass {
   return {
