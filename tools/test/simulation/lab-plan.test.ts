@@ -50,6 +50,7 @@ describe('simulation › lab plan', () => {
     expect([...kinds].sort()).toEqual(
       [
         'class-edit',
+        'clock-skew',
         'crash-pod',
         'delete-set',
         'lease',
@@ -60,6 +61,7 @@ describe('simulation › lab plan', () => {
         'resize',
         'restart-controller',
         'shared-lease',
+        'tamper-status',
         'template',
       ].sort(),
     );
