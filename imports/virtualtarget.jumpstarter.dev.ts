@@ -133,7 +133,7 @@ export interface ExporterSetSpec {
   readonly parameters?: any;
 
   /**
-   * Off switch: while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.
+   * Off switch (absent means false): while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.
    *
    * @schema ExporterSetSpec#paused
    */

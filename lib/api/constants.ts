@@ -65,7 +65,7 @@ export const Annotations = {
   retained: 'exporterset.jumpstarter.dev/retained',
   /**
    * The provisioner whose controller created the instance. When the class is switched to another
-   * provisioner, the controller that made an instance still drains it (SPEC §3.13).
+   * provisioner, the controller that made an instance still drains it.
    */
   provisioner: 'exporterset.jumpstarter.dev/provisioner',
 } as const;
@@ -99,9 +99,9 @@ export const ConditionTypes = {
   ReplicaFailure: 'ReplicaFailure',
   /** Ours: the class's and set's parameters, merged, are valid for the provisioner. */
   ParametersValid: 'ParametersValid',
-  /** Ours (SPEC §3.20): `spec.paused` is true, so nothing is created or promoted. */
+  /** Ours: `spec.paused` is true, so nothing is created or promoted. */
   Paused: 'Paused',
-  /** Ours (SPEC §3.20): `maxReplicas` is 0, which means no ceiling (upstream's meaning), not "off". */
+  /** Ours: `maxReplicas` is 0, which means no ceiling (upstream's meaning), not "off". */
   Unbounded: 'Unbounded',
 } as const;
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
@@ -198,7 +198,7 @@ export const ConditionReasons = {
   NoFailures: 'NoFailures',
   InvalidParameters: 'InvalidParameters',
   ParametersValid: 'ParametersValid',
-  // --- Paused and Unbounded (ours, SPEC §3.20) ---
+  // --- Paused and Unbounded (ours) ---
   /** Paused=True: spec.paused is true. */
   SpecPaused: 'SpecPaused',
   /** Paused=False. */
@@ -246,7 +246,6 @@ export const Defaults = {
   minAvailableReplicas: 0,
   scaleDownCooldown: '5m',
   recycleStrategy: 'ExitAndReplace',
-  paused: false,
   bindingMode: 'Immediate',
   reclaimPolicy: 'Delete',
   caBundleKey: 'ca-bundle.crt',

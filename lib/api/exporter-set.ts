@@ -35,7 +35,7 @@ export interface ExporterSetSpec {
   readonly scaleDownCooldown?: string;
   /** @default "ExitAndReplace" */
   readonly recycleStrategy?: RecycleStrategy;
-  /** Ours (SPEC §3.20): the off switch — nothing is created or promoted while true. @default false */
+  /** Ours: the off switch — nothing is created or promoted while true. @default false */
   readonly paused?: boolean;
   readonly virtualTargetClassName: string;
   readonly parameters?: JsonObject;

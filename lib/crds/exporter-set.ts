@@ -128,9 +128,10 @@ const specSchema: JSONSchemaProps = object(
     parameters: freeformObject(
       "Provisioner settings deep-merged over the class's parameters: objects merge, anything else (lists too) replaces.",
     ),
+    // No default written by the API server: absent means false, so manifests that never pause stay as
+    // they were and upstream's CRDs admit them unchanged.
     paused: bool(
-      'Off switch: while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.',
-      { default: Defaults.paused },
+      'Off switch (absent means false): while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.',
     ),
     recycleStrategy: str(
       'What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).',

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Annotations, DRAIN_FINALIZER } from 'virtual-exporters/internal';
+import type { TestCluster } from 'virtual-exporters-test-cluster';
 import {
   NS,
   createClass,
@@ -20,6 +21,17 @@ import {
 
 const startScenario = scenarioPerTest();
 
+/** The class `qemu` now names a provisioner no controller here runs. */
+function switchProvisioner(cluster: TestCluster): void {
+  const classes = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'virtualtargetclasses')!;
+  cluster.store.patch(classes, NS, 'qemu', 'merge', { spec: { provisioner: 'ec2.jumpstarter.dev' } });
+}
+
+function deleteSet(cluster: TestCluster, name: string): void {
+  const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+  cluster.store.delete(sets, NS, name);
+}
+
 describe('§3.13: a class switched to another provisioner', () => {
   it('drains the instances this controller made and lets the deleted set go', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
@@ -31,12 +43,7 @@ describe('§3.13: a class switched to another provisioner', () => {
       instancesOf(cluster, 'moved').map((e) => e.metadata?.annotations?.[Annotations.provisioner]),
     ).toEqual(['qemu.jumpstarter.dev', 'qemu.jumpstarter.dev']);
 
-    const classes = cluster.registry.get(
-      'virtualtarget.jumpstarter.dev',
-      'v1alpha1',
-      'virtualtargetclasses',
-    )!;
-    cluster.store.patch(classes, NS, 'qemu', 'merge', { spec: { provisioner: 'ec2.jumpstarter.dev' } });
+    switchProvisioner(cluster);
     await until(
       'its instances and Pods gone',
       () => instancesOf(cluster, 'moved').length === 0 && podNames(cluster).length === 0,
@@ -45,8 +52,7 @@ describe('§3.13: a class switched to another provisioner', () => {
       eventsOf(cluster, 'moved').some((e) => e.reason === 'ProvisionerChanged' && e.type === 'Warning'),
     ).toBe(true);
 
-    const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
-    cluster.store.delete(sets, NS, 'moved');
+    deleteSet(cluster, 'moved');
     await until('the set gone', () => getSet(cluster, 'moved') === undefined);
   });
 
@@ -63,14 +69,8 @@ describe('§3.13: a class switched to another provisioner', () => {
     });
     await until('leased', () => getSet(cluster, 'late')?.status?.leasedReplicas === 1);
 
-    const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
-    cluster.store.delete(sets, NS, 'late');
-    const classes = cluster.registry.get(
-      'virtualtarget.jumpstarter.dev',
-      'v1alpha1',
-      'virtualtargetclasses',
-    )!;
-    cluster.store.patch(classes, NS, 'qemu', 'merge', { spec: { provisioner: 'ec2.jumpstarter.dev' } });
+    deleteSet(cluster, 'late');
+    switchProvisioner(cluster);
     await until('only the leased instance left', () => instancesOf(cluster, 'late').length === 1);
     expect(getSet(cluster, 'late')?.metadata?.deletionTimestamp).toBeDefined();
 

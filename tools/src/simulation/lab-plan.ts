@@ -198,7 +198,8 @@ function planOperation(
   const overlapping = sets.some((s) => s.overlap);
   const extra = random.next();
   if (overlapping && extra < 0.15) return { kind: 'shared-lease', durationSeconds: random.int(3, 40) };
-  if (extra < 0.2) return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
+  if (extra >= 0.15 && extra < 0.2)
+    return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
   const set = random.pick(plain);
   const roll = random.next();
   if (roll < 0.35) return { kind: 'lease', set: set.name, durationSeconds: random.int(3, 40) };
