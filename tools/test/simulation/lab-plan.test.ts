@@ -47,6 +47,7 @@ describe('simulation › lab plan', () => {
     expect([...kinds].sort()).toEqual(
       [
         'class-edit',
+        'clock-skew',
         'crash-pod',
         'delete-set',
         'lease',
@@ -54,6 +55,7 @@ describe('simulation › lab plan', () => {
         'release',
         'resize',
         'restart-controller',
+        'tamper-status',
         'template',
       ].sort(),
     );
