@@ -63,7 +63,7 @@ export const ExporterSetBounds = {
 } as const;
 
 /**
- * Bounds on the ExporterSet status fields the controller reads back (SPEC §3.19). The CRD schema states
+ * Bounds on the ExporterSet status fields the controller reads back. The CRD schema states
  * them and the controller checks them on every read, recomputing what breaks them (a status can be
  * written by anyone allowed to patch it, or by a hand-installed CRD without these bounds).
  */

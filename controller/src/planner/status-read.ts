@@ -9,6 +9,7 @@
  * pass then writes the corrected status, so a tampered field is reported once.
  */
 import {
+  describeValue,
   EventReasons,
   ExporterSetStatusBounds as B,
   type Condition,
@@ -22,7 +23,7 @@ import { listOf } from './wire-guards';
 export interface StatusCorrection {
   /** `status.<field>`. */
   readonly field: string;
-  /** The value as written, in JSON (cut short). */
+  /** The value as written, in JSON (cut short: `describeValue`). */
   readonly value: string;
   /** What was wrong, and what is used instead. */
   readonly used: string;
@@ -36,16 +37,6 @@ export interface ReadStatus {
 
 type Fields = Record<string, unknown>;
 
-function shown(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 64 ? `${text.slice(0, 61)}...` : text;
-}
-
 function isCount(value: unknown, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= max;
 }
@@ -58,7 +49,7 @@ export function readStatus(raw: unknown, now: number): ReadStatus {
   if (raw === undefined || raw === null) return { status: undefined, corrections: [] };
   const corrections: StatusCorrection[] = [];
   const fix = (field: string, value: unknown, used: string): void => {
-    corrections.push({ field: `status.${field}`, value: shown(value), used });
+    corrections.push({ field: `status.${field}`, value: describeValue(value), used });
   };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     fix('', raw, 'not an object; the status is recomputed');

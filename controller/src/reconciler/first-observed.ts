@@ -4,14 +4,15 @@
  * from the API server's or the kubelet's timestamps, which another clock wrote. Kept per set and
  * rebuilt on every pass from the facts the pass sees, so an object that went is pruned at once;
  * `forget` drops a set. A restarted controller starts empty: the facts of its first look at a set are
- * dated by the other clocks, clamped (planner clocks.ts).
+ * dated by the other clocks, clamped (planner clocks.ts). A time the controller's own clock, set back,
+ * now shows in the future is taken as now once and kept, so no timer is pushed out for ever.
  */
 import { ExporterConditionTypes, type Exporter } from 'virtual-exporters/internal';
 import { listOf, type InstanceSnapshot, type ObservedTimes, type PodView } from '../planner';
 
 interface SetFacts {
   /** The first pass over the set. */
-  readonly since: number;
+  since: number;
   facts: Map<string, number>;
 }
 
@@ -43,16 +44,22 @@ export class FirstObserved {
   pass(key: string, now: number): ObservationPass {
     const entry = this.sets.get(key) ?? { since: now, facts: new Map<string, number>() };
     this.sets.set(key, entry);
+    // A clock set back leaves times in the future: they become now, once, so timers still run out.
+    entry.since = Math.min(entry.since, now);
     const seen = new Map<string, number>();
+    const known = (id: string): number | undefined => {
+      const at = seen.get(id) ?? entry.facts.get(id);
+      return at === undefined ? undefined : Math.min(at, now);
+    };
     return {
       since: entry.since,
       see(id) {
-        const at = seen.get(id) ?? entry.facts.get(id) ?? now;
+        const at = known(id) ?? now;
         seen.set(id, at);
         return at;
       },
       recall(id) {
-        const at = seen.get(id) ?? entry.facts.get(id);
+        const at = known(id);
         if (at !== undefined) seen.set(id, at);
         return at;
       },

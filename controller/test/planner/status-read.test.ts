@@ -110,7 +110,7 @@ describe('§3.19 status read back', () => {
       { field: 'status.scaleDownWindowStart', value: '"yesterday"', used: 'not a timestamp; it is dropped' },
       {
         field: 'status.templateRevision',
-        value: `"${'x'.repeat(60)}...`,
+        value: `"${'x'.repeat(64)}"`,
         used: 'not a label value; recomputed from the template',
       },
     ]);

@@ -68,3 +68,22 @@ describe('first observed: ready', () => {
     expect(observeInstance(third, { exporter, pod: pod('Failed') }).podReady).toBe(2_000);
   });
 });
+
+describe('first observed: a clock set back', () => {
+  it('takes facts now in the future as now, once, so timers still run out', () => {
+    const memory = new FirstObserved();
+    const first = memory.pass('lab/pool', 100_000);
+    observeInstance(first, { exporter, pod: pod('Running') });
+    first.done();
+    // The controller's clock jumps back 26 minutes.
+    const back = memory.pass('lab/pool', 100_000 - 1_560_000);
+    expect(back.since).toBe(100_000 - 1_560_000);
+    expect(observeInstance(back, { exporter, pod: pod('Running') })).toEqual({
+      exporter: 100_000 - 1_560_000,
+      pod: 100_000 - 1_560_000,
+    });
+    back.done();
+    const later = memory.pass('lab/pool', 200_000 - 1_560_000);
+    expect(observeInstance(later, { exporter, pod: pod('Running') }).pod).toBe(100_000 - 1_560_000);
+  });
+});
