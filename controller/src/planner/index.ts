@@ -12,6 +12,7 @@ export * from './exporter';
 export * from './instances';
 export * from './leases';
 export * from './membership';
+export { ordinalsToRecord } from './names';
 export * from './outcome';
 export * from './plan';
 export * from './revision';
