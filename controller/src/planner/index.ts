@@ -13,6 +13,7 @@ export * from './instances';
 export * from './lease-owner';
 export * from './leases';
 export * from './membership';
+export { ordinalsToRecord } from './names';
 export * from './outcome';
 export * from './plan';
 export * from './revision';

@@ -11,7 +11,7 @@ import {
   type ExporterSet,
   type Lease,
 } from 'virtual-exporters/internal';
-import type { CreateExporterAction } from './actions';
+import type { Action, CreateExporterAction } from './actions';
 import { desiredExporter } from './exporter';
 import type { World } from './observe';
 import { count } from './observe';
@@ -96,4 +96,25 @@ export function issuedNextOrdinal(
   const first = planned - creates.length;
   const issued = creates.filter((a) => landed.has(a.name)).map((a) => a.ordinal + 1);
   return Math.max(first, previous ?? 0, ...issued);
+}
+
+/**
+ * The `nextOrdinal` to put on record before this plan's Exporter deletes are sent, or undefined when the
+ * set's status already covers them. Once an instance is gone its name lives on only in
+ * `status.nextOrdinal`, and the status is written after the pass's writes: a create whose status write
+ * was lost (a failed write, a crash) followed by the delete of that instance and another lost write
+ * would leave nothing that remembers the name, and the next pass would issue it again.
+ */
+export function ordinalsToRecord(set: ExporterSet, actions: readonly Action[]): number | undefined {
+  const setName = set.metadata?.name ?? '';
+  const recorded = set.status?.nextOrdinal;
+  const persisted =
+    typeof recorded === 'number' && Number.isInteger(recorded) && recorded <= MAX_ORDINAL ? recorded : 0;
+  let needed = persisted;
+  for (const action of actions) {
+    if (action.type !== 'DeleteExporter') continue;
+    const ordinal = instanceOrdinal(setName, action.name);
+    if (ordinal !== undefined && ordinal < MAX_ORDINAL) needed = Math.max(needed, ordinal + 1);
+  }
+  return needed > persisted ? needed : undefined;
 }

@@ -18,6 +18,7 @@ import {
   actionEvents,
   conditionEvents,
   finalizeStatus,
+  ordinalsToRecord,
   plan,
   statusEquals,
   type Action,
@@ -67,6 +68,11 @@ export async function withLeaseCheck(
   return plan({ ...snapshot, leaseCheck });
 }
 
+/** `plan` with none of its Exporter deletes confirmed. */
+function withoutDeletes(plan: Plan): Plan {
+  return { ...plan, actions: plan.actions.filter((a) => a.type !== 'DeleteExporter') };
+}
+
 export class Reconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
@@ -114,8 +120,14 @@ export class Reconciler {
     }
     deps.latencies?.observe(key, ref, world.snapshot);
     let confirmed: Plan | undefined;
+    let unrecorded: string | undefined;
     const execution = await execute(world, first, deps, async () => {
-      confirmed = await withLeaseCheck(first, world.snapshot, deps.clients);
+      unrecorded = await this.recordOrdinals(key, set, first);
+      // §3.10: a name not on record is not deleted; the pass fails and is retried.
+      confirmed =
+        unrecorded === undefined
+          ? await withLeaseCheck(first, world.snapshot, deps.clients)
+          : withoutDeletes(first);
       return confirmed;
     });
     deps.podWaits.record(key, execution);
@@ -136,8 +148,10 @@ export class Reconciler {
     }
     if (replicaFailure) log.warn({ failure: replicaFailure }, 'replica failure');
     // A failed create or delete is retried like any failed write: with the key's backoff.
-    const failed =
-      execution.errors.length > 0 ? execution.errors : replicaFailure ? [replicaFailure.message] : [];
+    const failed = [
+      ...(execution.errors.length > 0 ? execution.errors : replicaFailure ? [replicaFailure.message] : []),
+      ...(unrecorded !== undefined ? [unrecorded] : []),
+    ];
     if (failed.length > 0) {
       throw new Error(`${failed.length} write(s) of ${key} failed: ${failed.join('; ')}`);
     }
@@ -147,6 +161,27 @@ export class Reconciler {
     if (deps.expectations.pending(key) > 0) waits.push(deps.expectations.timeoutMs);
     const due = waits.filter((w): w is number => w !== undefined);
     return due.length > 0 ? { requeueAfterMs: Math.min(...due) } : {};
+  }
+
+  /**
+   * §3.10: puts `status.nextOrdinal` past the Exporters `plan` deletes before they go, when the status
+   * does not cover them yet (names.ts `ordinalsToRecord`). Says why it could not, or undefined.
+   */
+  private async recordOrdinals(key: string, set: ExporterSet, plan: Plan): Promise<string | undefined> {
+    const nextOrdinal = ordinalsToRecord(set, plan.actions);
+    if (nextOrdinal === undefined) return undefined;
+    const { namespace, name } = parseObjectKey(key);
+    try {
+      const written = await this.deps.clients.exporterSets.patchStatus(namespace, name, {
+        type: 'merge',
+        body: { status: { nextOrdinal } },
+      });
+      if (written.status) this.deps.statuses.remember(key, written.status, written.metadata?.resourceVersion);
+      return undefined;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      return `status.nextOrdinal ${nextOrdinal} of ExporterSet ${key} was not recorded, so its Exporter deletes wait: ${apiErrorMessage(error)}`;
+    }
   }
 
   private async writeStatus(key: string, set: ExporterSet, status: ExporterSetStatus): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { plan } from '../../src/planner';
+import { ordinalsToRecord, plan } from '../../src/planner';
 import { instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
 
 describe('§3.10 names', () => {
@@ -78,5 +78,20 @@ describe('§3.10 names', () => {
       }),
     );
     expect(namesOf(result, 'CreateExporter')).toEqual(['pool-0']);
+  });
+
+  it('are put on record before an instance the status does not cover is deleted', () => {
+    // The create of pool-4 landed but its status write was lost: nextOrdinal still says 4.
+    const set = makeSet({}, { status: { nextOrdinal: 4 } });
+    const deletes = [
+      { type: 'DeleteExporter', name: 'pool-2', reason: 'scale-down' },
+      { type: 'DeleteExporter', name: 'pool-4', reason: 'scale-down' },
+    ] as const;
+    expect(ordinalsToRecord(set, deletes)).toBe(5);
+    expect(ordinalsToRecord(set, deletes.slice(0, 1))).toBeUndefined();
+    expect(ordinalsToRecord(makeSet({}, { status: { nextOrdinal: 5 } }), deletes)).toBeUndefined();
+    expect(
+      ordinalsToRecord(makeSet(), [{ type: 'DeleteExporter', name: 'pool-x7k2p', reason: 'scale-down' }]),
+    ).toBeUndefined();
   });
 });
