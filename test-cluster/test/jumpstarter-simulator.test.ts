@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { stringify } from 'yaml';
 import { jumpstarterCrds, type Condition, type Exporter, type Lease } from 'virtual-exporters/internal';
-import { manualClock } from '../src/clock';
+import { clusterClocks, manualClock, type ClockOffsets } from '../src/clock';
 import type { LeaseRequest } from '../src/jumpstarter/lease-client';
 import { startJumpstarterSimulator, type JumpstarterSimulatorOptions } from '../src/jumpstarter/simulator';
 import { settle } from '../src/jumpstarter/work-queue';
@@ -29,13 +29,25 @@ function world(
     kubelet?: Partial<KubeletSimulatorOptions>;
     /** Writes into the store before the simulators start. */
     before?: (store: ReturnType<typeof createStore>) => void;
+    /** Machines' clocks off true time, as in a test cluster: the store stamps on the API server's. */
+    clockOffsets?: ClockOffsets;
   } = {},
 ) {
   const clock = manualClock();
-  const store = createStore({ registry: createRegistry([...jumpstarterCrds]), clock, namespaces: [NS] });
+  const clocks = clusterClocks(clock, options.clockOffsets);
+  const store = createStore({
+    registry: createRegistry([...jumpstarterCrds]),
+    clock: options.clockOffsets ? clocks.apiServer : clock,
+    namespaces: [NS],
+  });
   options.before?.(store);
-  const jumpstarter = startJumpstarterSimulator({ store, ...options.jumpstarter });
-  const kubelet = startKubeletSimulator({ store, bootDelayMs: BOOT_MS, ...options.kubelet });
+  const jumpstarter = startJumpstarterSimulator({ store, clock, ...options.jumpstarter });
+  const kubelet = startKubeletSimulator({
+    store,
+    clock: options.clockOffsets ? clocks.kubelet : clock,
+    bootDelayMs: BOOT_MS,
+    ...options.kubelet,
+  });
   stops.push(() => {
     kubelet.stop();
     jumpstarter.stop();
@@ -154,6 +166,7 @@ function world(
 
   return {
     clock,
+    clocks,
     store,
     jumpstarter,
     kubelet,
@@ -292,6 +305,56 @@ describe('Registered and Online', () => {
     await w.run(60_000);
     expect(cond(w.exporter('e1'), 'Online')).toBe('False/Seen');
     expect(w.exporter('e1').status?.exporterStatus).toBe('Offline');
+  });
+
+  it.each([
+    ['behind', -600_000],
+    ['ahead', 600_000],
+  ])(
+    'keeps a crashed exporter online for 60 s of its own time with the API server 10 min %s',
+    async (_, offset) => {
+      const w = world({ clockOffsets: { apiServer: offset, kubelet: offset } });
+      await w.instance('e1');
+      w.kubelet.crash(NS, 'e1');
+      await w.run();
+      expect(cond(w.exporter('e1'), 'Online')).toBe('True/Seen');
+
+      await w.run(59_000);
+      expect(cond(w.exporter('e1'), 'Online')).toBe('True/Seen');
+      await w.run(1_000);
+      expect(cond(w.exporter('e1'), 'Online')).toBe('False/Seen');
+    },
+  );
+
+  it('reports online the next Pod of an Exporter created before the API server clock was set back 10 min', async () => {
+    const w = world({ clockOffsets: {} });
+    await w.instance('e1');
+    w.clocks.apiServer.setOffsetMs(-600_000);
+    w.clocks.kubelet.setOffsetMs(-600_000);
+    w.store.delete(w.podRt, NS, 'e1');
+    await w.run();
+    expect(cond(w.exporter('e1'), 'Online')).toBe('False/Offline');
+
+    w.createPod('e1');
+    await w.run(BOOT_MS);
+    expect(cond(w.exporter('e1'), 'Registered')).toBe('True/Registered');
+    expect(cond(w.exporter('e1'), 'Online')).toBe('True/Seen');
+  });
+
+  it('ignores a process still registered for an earlier Exporter of the same name', async () => {
+    const w = world();
+    w.createExporter('e1');
+    await w.run();
+    w.jumpstarter.processes.register({ namespace: NS, exporter: 'e1' });
+    await w.run();
+    expect(cond(w.exporter('e1'), 'Online')).toBe('True/Seen');
+
+    w.store.delete(w.exporterRt, NS, 'e1');
+    await w.run();
+    w.createExporter('e1');
+    await w.run();
+    expect(cond(w.exporter('e1'), 'Registered')).toBe('False/NotRegistered');
+    expect(cond(w.exporter('e1'), 'Online')).toBe('False/Seen');
   });
 
   it('never registers the exporter of a Pod injected never-ready', async () => {

@@ -27,10 +27,18 @@ export interface ExporterProcessState {
   /** The Pod the process runs in, when it runs in one. */
   readonly podUid?: string;
   readonly devices: readonly ExporterDevice[];
+  /**
+   * The uid of the Exporter the controller accepted the registration for: a process of an earlier
+   * Exporter of the same name is told apart by identity, not by comparing its registration time with
+   * the API server's creationTimestamp (two clocks). Absent when no controller checked it.
+   */
+  readonly exporterUid?: string;
+  /** When it registered, on the controller's clock (see `Authenticator.clock`). */
   readonly registeredAt: number;
   /**
-   * When it last reported in (clock ms): its registration, then the moment it stopped. A running
-   * process reports in continuously; only changes are recorded, so idle exporters cause no writes.
+   * When it last reported in (the controller's clock ms): its registration, then the moment it
+   * stopped. A running process reports in continuously; only changes are recorded, so idle exporters
+   * cause no writes.
    */
   readonly lastSeen: number;
 }
@@ -50,10 +58,19 @@ export interface Registration {
 }
 
 export type RegistrationResult =
-  { readonly accepted: true } | { readonly accepted: false; readonly reason: string };
+  | { readonly accepted: true; readonly exporterUid?: string }
+  | { readonly accepted: false; readonly reason: string };
 
 /** The controller side of registration: accepts or rejects a process (unknown exporter, bad token). */
-export type Authenticator = (registration: Registration) => RegistrationResult;
+export interface Authenticator {
+  readonly authenticate: (registration: Registration) => RegistrationResult;
+  /**
+   * The controller's clock, which stamps `registeredAt` and `lastSeen` (upstream's controller sets
+   * `lastSeen` from its own clock), so they compare with the controller's "now" whatever the API
+   * server's or the kubelet's clock says.
+   */
+  readonly clock: Clock;
+}
 
 export interface ExporterProcessListener {
   /** A process registered, began exiting, exited or was lost. */
@@ -92,9 +109,9 @@ export function createExporterProcesses(clock: Clock): ExporterProcesses {
 
   return {
     register(registration) {
-      const result = authenticator?.(registration) ?? { accepted: true };
+      const result: RegistrationResult = authenticator?.authenticate(registration) ?? { accepted: true };
       if (!result.accepted) return result;
-      const now = clock.now();
+      const now = (authenticator?.clock ?? clock).now();
       const { namespace, exporter } = registration;
       processes.set(keyOf(namespace, exporter), {
         namespace,
@@ -103,6 +120,7 @@ export function createExporterProcesses(clock: Clock): ExporterProcesses {
         exitOnLeaseEnd: registration.exitOnLeaseEnd ?? false,
         ...(registration.podUid !== undefined ? { podUid: registration.podUid } : {}),
         devices: registration.devices ?? [],
+        ...(result.exporterUid !== undefined ? { exporterUid: result.exporterUid } : {}),
         registeredAt: now,
         lastSeen: now,
       });
@@ -114,7 +132,7 @@ export function createExporterProcesses(clock: Clock): ExporterProcesses {
       const process = processes.get(key);
       if (process === undefined || process.phase === 'exited' || process.phase === 'lost') return;
       if (podUid !== undefined && process.podUid !== undefined && process.podUid !== podUid) return;
-      const now = clock.now();
+      const now = (authenticator?.clock ?? clock).now();
       processes.set(key, { ...process, phase: how === 'graceful' ? 'exited' : 'lost', lastSeen: now });
       changed(namespace, exporter);
     },

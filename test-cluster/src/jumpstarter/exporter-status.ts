@@ -31,7 +31,7 @@ export const ExporterReasons = {
 
 export interface ExporterStatusInput {
   readonly exporter: Exporter;
-  /** The process registered for this exporter's name, if any (one from before the Exporter was created is ignored). */
+  /** The process registered for this exporter's name, if any (one registered for an earlier Exporter of the name is ignored). */
   readonly process: ExporterProcessState | undefined;
   /** The active lease that holds the exporter. */
   readonly leaseName: string | undefined;
@@ -50,11 +50,9 @@ export interface DesiredExporterStatus {
 
 function relevantProcess(input: ExporterStatusInput): ExporterProcessState | undefined {
   const { process, exporter } = input;
-  if (process === undefined) return undefined;
-  const created = Date.parse(exporter.metadata.creationTimestamp ?? '');
-  // creationTimestamp may be cut to whole seconds; a process from an earlier Exporter of the same
-  // name registered before that second began.
-  return Number.isNaN(created) || process.registeredAt >= Math.floor(created / 1000) * 1000
+  // A process registered for an earlier Exporter of the same name belongs to that one. Identity, not
+  // time: the registration is stamped on the controller's clock, creationTimestamp on the API server's.
+  return process?.exporterUid === undefined || process.exporterUid === exporter.metadata.uid
     ? process
     : undefined;
 }

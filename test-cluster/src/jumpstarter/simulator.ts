@@ -198,8 +198,9 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
 
   function authenticate(registration: Registration): RegistrationResult {
     const { namespace, exporter } = registration;
+    let exporterUid: string | undefined;
     try {
-      store.get(exporterRt, namespace, exporter);
+      exporterUid = store.get(exporterRt, namespace, exporter).metadata.uid;
     } catch (error) {
       if (isNotFound(error))
         return { accepted: false, reason: `exporter ${namespace}/${exporter} does not exist` };
@@ -217,7 +218,7 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
     ) {
       return { accepted: false, reason: `the token of exporter ${namespace}/${exporter} was rejected` };
     }
-    return { accepted: true };
+    return { accepted: true, ...(exporterUid !== undefined ? { exporterUid } : {}) };
   }
 
   // --- the index ---------------------------------------------------------------------------------
@@ -539,7 +540,7 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
     }),
   ];
   const unsubscribe = processes.subscribe({ changed: (namespace) => queue.add(namespace) });
-  processes.setAuthenticator(authenticate);
+  processes.setAuthenticator({ authenticate, clock });
 
   const simulator: JumpstarterSimulator = {
     endpoint,
