@@ -66,8 +66,9 @@ async function refusedForGood(fault: FaultRule, reason: string, apiMessage: stri
     const c = replicaFailure(scenario);
     return c?.status === 'True' ? c : undefined;
   });
-  // Reported by the pass that failed: well before any timeout.
-  expect(cluster.clock.now() - started).toBeLessThan(TIMEOUT_MS / 2);
+  // Reported by the pass that failed, before the startup timeout could fail the instance (a bound in
+  // cluster time that holds on a loaded machine too: the pass is one step, the timeout 60 s).
+  expect(cluster.clock.now() - started).toBeLessThan(TIMEOUT_MS);
   expect(failure.reason).toBe(reason);
   expect(failure.message).toContain('instance pool-0');
   expect(failure.message).toContain(apiMessage);

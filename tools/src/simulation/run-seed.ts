@@ -245,7 +245,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 
   /**
    * §3.19: each set of a class left with deep parameters reports them (ParametersValid=False naming the
-   * limit) within a minute of cluster time once faults stop — a pass that overflowed its stack never would.
+   * limit) within the convergence bound of cluster time once faults stop (a pass may first wait out its
+   * key's retry backoff) — a pass that overflowed its stack never would.
    */
   const checkDeepInputReported = async () => {
     const sets = plan.sets.filter((s) => deepClasses.has(s.className) && !deletedSets.has(s.name));
@@ -254,7 +255,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       const condition = set.status?.conditions?.find((c) => c.type === 'ParametersValid');
       return condition?.status === 'False' && (condition.message ?? '').includes('is nested more than');
     };
-    const until = cluster.clock.now() + 60_000;
+    const until = cluster.clock.now() + (options.settleTimeoutMs ?? 240_000);
     while (!sets.every((s) => reported(s.name)) && cluster.clock.now() < until) await waitWall(20);
     const silent = sets.filter((s) => !reported(s.name)).map((s) => s.name);
     if (silent.length > 0) {
