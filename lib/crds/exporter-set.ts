@@ -208,7 +208,7 @@ const statusSchema: JSONSchemaProps = object(
   {
     availableReplicas: count('Instances that are online, enabled and not leased.'),
     conditions: conditionsSchema(
-      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (failed creates and deletes), ParametersValid, Paused (spec.paused, the off switch) and Unbounded (maxReplicas is 0: no ceiling).",
+      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (a write for the set failed: Exporter, config Secret, Pod or render, with the API's message), ParametersValid, Paused (spec.paused, the off switch) and Unbounded (maxReplicas is 0: no ceiling).",
     ),
     exportersActive: count('Exporters that are enabled, online and leased.'),
     exportersDisabled: count(
