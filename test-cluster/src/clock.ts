@@ -94,6 +94,8 @@ export function skewedClock(base: Clock, offsetMs = 0): SkewedClock {
   let offset = offsetMs;
   return {
     now: () => base.now() + offset,
+    // Setting a machine's clock steps its wall time; time itself passes as before.
+    elapsed: () => (base.elapsed ? base.elapsed() : base.now()),
     setTimeout: (fn, ms) => base.setTimeout(fn, ms),
     offsetMs: () => offset,
     setOffsetMs(ms) {

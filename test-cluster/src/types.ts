@@ -149,6 +149,11 @@ export interface Clock {
   now(): number;
   /** Runs `fn` after `ms` simulated milliseconds; returns a cancel function. */
   setTimeout(fn: () => void, ms: number): () => void;
+  /**
+   * A monotonic reading: moves with simulated time only, never when a machine's clock is set
+   * (`skewedClock`). @default now()
+   */
+  elapsed?(): number;
 }
 
 /** Resource types the server knows: built-in kinds plus every CRD it was given. */

@@ -12,7 +12,7 @@
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { DefaultCaBundle, type VirtualTargetClass } from 'virtual-exporters/internal';
 import { isNotFound } from '../kube/api-errors';
-import type { Clock } from '../queue/clock';
+import { elapsedOf, type Clock } from '../queue/clock';
 
 /** How long (controller clock) a CA bundle read is used before a pass refreshes it. */
 export const CA_BUNDLE_REUSE_MS = 30_000;
@@ -61,7 +61,7 @@ export class CaBundleCache {
     const id = `${namespace}/${name}`;
     const readers = this.readers.get(id) ?? new Set<string>();
     this.readers.set(id, readers.add(key));
-    const now = this.clock.now();
+    const now = elapsedOf(this.clock); // a reuse window, not a date: a wall-clock step must not stretch it
     const read = this.reads.get(id);
     if (!read?.known) {
       if (read?.first) return read.first;
@@ -83,7 +83,7 @@ export class CaBundleCache {
     if (now - read.at >= CA_BUNDLE_REUSE_MS && !read.refreshing) {
       read.refreshing = true;
       this.get(namespace, name).then(
-        (data) => Object.assign(read, { value: data, at: this.clock.now(), refreshing: false }),
+        (data) => Object.assign(read, { value: data, at: elapsedOf(this.clock), refreshing: false }),
         () => Object.assign(read, { refreshing: false }),
       );
     }

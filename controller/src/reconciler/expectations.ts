@@ -5,10 +5,12 @@
  *
  * An entry is dropped when the reconciler sees its effect in the cache (`settle`) or when it is older
  * than the timeout: a lost watch event must not freeze a set for ever, and the informer's re-list
- * brings the cache back to the truth long before the default two minutes pass.
+ * brings the cache back to the truth long before the default two minutes pass. The timeout runs on
+ * the clock's monotonic reading: a wall clock stepped forward must not expire a create the cache has
+ * not shown yet (the next pass would create its twin), nor one stepped back hold it for the step.
  */
 import type { InFlight, InFlightCreate } from '../planner';
-import type { Clock } from '../queue/clock';
+import { elapsedOf, type Clock } from '../queue/clock';
 
 export type ExpectationKind = keyof InFlight;
 
@@ -26,6 +28,7 @@ export interface Expectation {
     readonly pod?: Readonly<Record<string, string>>;
     readonly configSecret?: Readonly<Record<string, string>>;
   };
+  /** When it was applied: the clock's monotonic reading (`elapsedOf`). */
   readonly at: number;
 }
 
@@ -46,14 +49,14 @@ export class Expectations {
       entries = new Map();
       this.bySet.set(key, entries);
     }
-    entries.set(`${entry.kind}/${entry.name}`, { ...entry, at: this.clock.now() });
+    entries.set(`${entry.kind}/${entry.name}`, { ...entry, at: elapsedOf(this.clock) });
   }
 
   /** Drops the entries the cache shows (`observed`) and the timed-out ones. */
   settle(key: string, observed: (entry: Expectation) => boolean): void {
     const entries = this.bySet.get(key);
     if (!entries) return;
-    const now = this.clock.now();
+    const now = elapsedOf(this.clock);
     for (const [id, entry] of entries) {
       if (now - entry.at >= this.timeoutMs || observed(entry)) entries.delete(id);
     }

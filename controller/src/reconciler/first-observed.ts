@@ -4,12 +4,18 @@
  * from the API server's or the kubelet's timestamps, which another clock wrote. Kept per set and
  * rebuilt on every pass from the facts the pass sees, so an object that went is pruned at once;
  * `forget` drops a set. A restarted controller starts empty: the facts of its first look at a set are
- * dated by the other clocks, clamped (planner clocks.ts). A time the controller's own clock, set back,
- * now shows in the future is taken as now once and kept, so no timer is pushed out for ever.
+ * dated by the other clocks, clamped (planner clocks.ts).
+ *
+ * The memory keeps the clock's monotonic readings and hands the planner wall times made from them at
+ * each pass (`wallTimeOf`): a wall clock stepped forward does not age what was seen (a startup timeout
+ * would fire early), nor does one stepped back push it out. With a clock that has no monotonic
+ * reading, a time now in the future is taken as now once and kept, so no timer is pushed out for ever.
  */
 import { ExporterConditionTypes, type Exporter } from 'virtual-exporters/internal';
 import { listOf, type InstanceSnapshot, type ObservedTimes, type PodView } from '../planner';
+import { wallTimeOf } from '../queue/clock';
 
+/** Monotonic readings (`Clock.elapsed`). */
 interface SetFacts {
   /** The first pass over the set. */
   since: number;
@@ -41,27 +47,29 @@ function exporterReady(exporter: Exporter): boolean {
 export class FirstObserved {
   private readonly sets = new Map<string, SetFacts>();
 
-  pass(key: string, now: number): ObservationPass {
-    const entry = this.sets.get(key) ?? { since: now, facts: new Map<string, number>() };
+  /** A pass at wall time `now`, `elapsed` the clock's monotonic reading (its wall time if it has none). */
+  pass(key: string, now: number, elapsed = now): ObservationPass {
+    const entry = this.sets.get(key) ?? { since: elapsed, facts: new Map<string, number>() };
     this.sets.set(key, entry);
-    // A clock set back leaves times in the future: they become now, once, so timers still run out.
-    entry.since = Math.min(entry.since, now);
+    // A reading in the future (only a wall clock set back makes one): now, once, so timers run out.
+    entry.since = Math.min(entry.since, elapsed);
     const seen = new Map<string, number>();
     const known = (id: string): number | undefined => {
       const at = seen.get(id) ?? entry.facts.get(id);
-      return at === undefined ? undefined : Math.min(at, now);
+      return at === undefined ? undefined : Math.min(at, elapsed);
     };
+    const wall = (at: number) => wallTimeOf(at, { wall: now, elapsed });
     return {
-      since: entry.since,
+      since: wall(entry.since),
       see(id) {
-        const at = known(id) ?? now;
+        const at = known(id) ?? elapsed;
         seen.set(id, at);
-        return at;
+        return wall(at);
       },
       recall(id) {
         const at = known(id);
         if (at !== undefined) seen.set(id, at);
-        return at;
+        return at === undefined ? undefined : wall(at);
       },
       done() {
         entry.facts = seen;

@@ -7,17 +7,20 @@
  * backoff instead of the pool waiting for ever.
  *
  * Kept in memory: a restarted controller measures the wait again from its own first try (the wait is
- * at most doubled by a restart, never unbounded), and no other clock is read.
+ * at most doubled by a restart, never unbounded), and no other clock is read. The first try is kept as
+ * the clock's monotonic reading and handed out as a wall time of now (first-observed.ts does the same),
+ * so a step of the wall clock neither ends the wait early nor prolongs it.
  */
 import { ConditionReasons as R } from 'virtual-exporters/internal';
 import type { PodWriteFailure } from '../planner';
-import type { Clock } from '../queue/clock';
+import { elapsedOf, wallTimeOf, type Clock } from '../queue/clock';
 import type { Execution } from './execution';
 
 /** The writes an instance needs before it has a Pod: while they fail, it waits for its Pod. */
 const POD_WRITES: ReadonlySet<string> = new Set([R.FailedRender, R.FailedCreateSecret, R.FailedCreatePod]);
 
 export class PodWaits {
+  /** Per set, per instance: the wait, `since` as the clock's monotonic reading. */
   private readonly bySet = new Map<string, Map<string, PodWriteFailure>>();
 
   constructor(private readonly clock: Clock) {}
@@ -26,7 +29,7 @@ export class PodWaits {
   record(key: string, execution: Pick<Execution, 'applied' | 'instanceFailures'>): void {
     let waits = this.bySet.get(key);
     for (const action of execution.applied) if (action.type === 'RenderInstance') waits?.delete(action.name);
-    const now = this.clock.now();
+    const now = elapsedOf(this.clock);
     for (const { name, reason, message } of execution.instanceFailures) {
       if (!POD_WRITES.has(reason)) continue;
       if (!waits) {
@@ -38,9 +41,12 @@ export class PodWaits {
     if (waits?.size === 0) this.bySet.delete(key);
   }
 
-  /** The instance's failed Pod start, if it is waiting for one. */
+  /** The instance's failed Pod start, if it is waiting for one (`since` on the wall clock of now). */
   of(key: string, name: string): PodWriteFailure | undefined {
-    return this.bySet.get(key)?.get(name);
+    const wait = this.bySet.get(key)?.get(name);
+    if (wait === undefined) return undefined;
+    const now = { wall: this.clock.now(), elapsed: elapsedOf(this.clock) };
+    return { ...wait, since: wallTimeOf(wait.since, now) };
   }
 
   /** Keeps only the instances still without a Pod (the others got one, or are gone). */

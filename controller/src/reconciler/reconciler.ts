@@ -28,6 +28,7 @@ import {
 } from '../planner';
 import type { KubeClients } from '../kube/clients';
 import { parseObjectKey } from '../queue/object-key';
+import { elapsedOf } from '../queue/clock';
 import type { ReconcileResult } from '../queue/work-queue';
 import { apiErrorMessage, isNotFound } from '../kube/api-errors';
 import type { EventRecorder } from './event-recorder';
@@ -79,13 +80,13 @@ export class Reconciler {
   /** The work queue's handler. */
   readonly reconcile = async (key: string): Promise<ReconcileResult> => {
     const ref = parseObjectKey(key);
-    const started = this.deps.clock.now();
+    const started = elapsedOf(this.deps.clock);
     try {
       const result = await this.pass(key, ref);
-      this.deps.metrics?.observeReconcile(ref, (this.deps.clock.now() - started) / 1000, 'success');
+      this.deps.metrics?.observeReconcile(ref, (elapsedOf(this.deps.clock) - started) / 1000, 'success');
       return result;
     } catch (error) {
-      this.deps.metrics?.observeReconcile(ref, (this.deps.clock.now() - started) / 1000, 'error');
+      this.deps.metrics?.observeReconcile(ref, (elapsedOf(this.deps.clock) - started) / 1000, 'error');
       throw error;
     }
   };

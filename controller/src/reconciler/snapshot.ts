@@ -24,7 +24,7 @@ import {
   type PlannerSnapshot,
   type PodView,
 } from '../planner';
-import type { Clock } from '../queue/clock';
+import { elapsedOf, type Clock } from '../queue/clock';
 import { parseObjectKey } from '../queue/object-key';
 import { isObserved } from './effects';
 import { observeInstance, type FirstObserved } from './first-observed';
@@ -83,7 +83,7 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   const ours = cls !== undefined && cls.spec?.provisioner === deps.provisioner.name;
   const desiredConfig = ours ? deps.renders.pass(key, cls, renderer) : undefined;
   const now = deps.clock.now();
-  const observations = deps.firstObserved?.pass(key, now);
+  const observations = deps.firstObserved?.pass(key, now, elapsedOf(deps.clock));
 
   const instanceOf = async (exporter: Exporter): Promise<InstanceSnapshot> => {
     const exporterName = exporter.metadata?.name ?? '';

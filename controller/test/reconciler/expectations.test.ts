@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Expectations } from '../../src/reconciler/expectations';
-import { manualClock } from 'virtual-exporters-test-cluster';
+import { manualClock, skewedClock } from 'virtual-exporters-test-cluster';
 
 describe('Expectations', () => {
   it('lists applied writes as in flight until the cache shows them', () => {
@@ -27,6 +27,21 @@ describe('Expectations', () => {
     expectations.settle('lab/pool', () => false);
     expect(expectations.inFlight('lab/pool')).toEqual({ rendering: ['pool-2'] });
     clock.advance(1);
+    expectations.settle('lab/pool', () => false);
+    expect(expectations.pending('lab/pool')).toBe(0);
+  });
+
+  it('keeps a create in flight when the wall clock steps forward past the timeout, and not longer when it steps back', () => {
+    const base = manualClock();
+    const clock = skewedClock(base);
+    const expectations = new Expectations(clock, 120_000);
+    expectations.expect('lab/pool', { kind: 'creating', name: 'pool-4', standby: false });
+    clock.setOffsetMs(1_860_000);
+    expectations.settle('lab/pool', () => false);
+    // The cache has not shown it: a pass now must not create its twin.
+    expect(expectations.inFlight('lab/pool')).toEqual({ creating: [{ name: 'pool-4', standby: false }] });
+    clock.setOffsetMs(-3_300_000);
+    base.advance(120_000);
     expectations.settle('lab/pool', () => false);
     expect(expectations.pending('lab/pool')).toBe(0);
   });

@@ -87,3 +87,29 @@ describe('first observed: a clock set back', () => {
     expect(observeInstance(later, { exporter, pod: pod('Running') }).pod).toBe(100_000 - 1_560_000);
   });
 });
+
+describe('first observed: a wall clock stepped, with a monotonic reading', () => {
+  it('does not age what was seen when the wall clock steps forward 31 minutes', () => {
+    const memory = new FirstObserved();
+    const first = memory.pass('lab/pool', 100_000, 5_000);
+    observeInstance(first, { exporter, pod: pod('Running') });
+    first.done();
+    // 2 s later the wall clock steps 31 minutes ahead; the monotonic reading moved 2 s.
+    const ahead = memory.pass('lab/pool', 102_000 + 1_860_000, 7_000);
+    expect(ahead.since).toBe(100_000 + 1_860_000);
+    expect(observeInstance(ahead, { exporter, pod: pod('Running') })).toEqual({
+      exporter: 100_000 + 1_860_000,
+      pod: 100_000 + 1_860_000,
+    });
+  });
+
+  it('does not push out what was seen when the wall clock steps back 55 minutes', () => {
+    const memory = new FirstObserved();
+    const first = memory.pass('lab/pool', 4_000_000, 5_000);
+    observeInstance(first, { exporter });
+    first.done();
+    const back = memory.pass('lab/pool', 4_010_000 - 3_300_000, 15_000);
+    // Seen 10 s ago on the wall clock of now: waits measured from it run out on time.
+    expect(observeInstance(back, { exporter }).exporter).toBe(4_000_000 - 3_300_000);
+  });
+});

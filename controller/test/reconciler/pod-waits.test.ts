@@ -4,7 +4,7 @@
  * Pod or is gone; failures of other writes start no wait.
  */
 import { describe, expect, it } from '@jest/globals';
-import { manualClock } from 'virtual-exporters-test-cluster';
+import { manualClock, skewedClock } from 'virtual-exporters-test-cluster';
 import { PodWaits } from '../../src/reconciler/pod-waits';
 
 const KEY = 'lab/pool';
@@ -47,5 +47,18 @@ describe('Pod waits', () => {
     waits.record(KEY, refused('pool-0', 'FailedPatch'));
     waits.record(KEY, refused('pool-0', 'FailedDeletePod'));
     expect(waits.of(KEY, 'pool-0')).toBeUndefined();
+  });
+
+  it('measures the wait on the monotonic reading: a wall clock stepped forward does not end it early', () => {
+    const base = manualClock(1_000_000);
+    const clock = skewedClock(base);
+    const waits = new PodWaits(clock);
+    waits.record(KEY, refused('pool-0'));
+    base.advance(5_000);
+    clock.setOffsetMs(1_860_000);
+    // 5 s of waiting, dated on the wall clock of now (31 minutes ahead).
+    expect(waits.of(KEY, 'pool-0')?.since).toBe(1_000_000 + 1_860_000);
+    clock.setOffsetMs(-3_300_000);
+    expect(waits.of(KEY, 'pool-0')?.since).toBe(1_000_000 - 3_300_000);
   });
 });

@@ -291,8 +291,8 @@ function startDoubleBootCheck(
       [Labels.exporterSetName]: s.metadata?.name ?? '',
     });
     return all.filter((l) => {
-      const assignedAt = l.status?.conditions?.find((c) => c.type === 'Ready' && c.status === 'True');
-      if (l.status?.exporterRef?.name && !recent(assignedAt?.lastTransitionTime)) return false;
+      // Assigned at status.beginTime (Jumpstarter's clock, the true one): Ready=True is gone once it ends.
+      if (l.status?.exporterRef?.name && !recent(l.status.beginTime)) return false;
       if (l.status?.ended === true && !recent(l.status.endTime)) return false;
       return live.some((s) => matchesSelector(l.spec?.selector, labelsOf(s)));
     }).length;

@@ -26,6 +26,7 @@ interface CliOptions {
   speedUp: number;
   chaosSeconds: number;
   out?: string;
+  trace?: string;
 }
 
 type WorkerMessage = { readonly seed: number; readonly options: SeedOptions };
@@ -95,12 +96,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--speed-up <n>', 'cluster clock speed-up', integer(1), 50)
     .option('--chaos-seconds <n>', 'cluster seconds of operations and faults per seed', integer(1), 60)
     .option('--out <file>', 'write the summary as JSON')
+    .option('--trace <file>', "with --seed: write the seed's timeline and the controller's debug log")
     .exitOverride();
   program.parse(argv, { from: 'user' });
   const cli = program.opts<CliOptions>();
   const seeds =
     cli.seed !== undefined ? [cli.seed] : Array.from({ length: cli.seeds }, (_, i) => cli.from + i);
-  const options: SeedOptions = { speedUp: cli.speedUp, chaosMs: cli.chaosSeconds * 1000 };
+  if (cli.trace !== undefined && cli.seed === undefined) throw new Error('--trace needs --seed <seed>');
+  const options: SeedOptions = {
+    speedUp: cli.speedUp,
+    chaosMs: cli.chaosSeconds * 1000,
+    ...(cli.trace !== undefined ? { traceFile: cli.trace } : {}),
+  };
   const extra = [
     ...(cli.speedUp !== 50 ? ['--speed-up', String(cli.speedUp)] : []),
     ...(cli.chaosSeconds !== 60 ? ['--chaos-seconds', String(cli.chaosSeconds)] : []),

@@ -35,6 +35,8 @@ import { startInvariantMonitor, type Violation } from './invariants';
 import { tamperPatch } from './status-tamper';
 import { planLab, SHARED_LABEL, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
 import { refusalSteps } from './refusals';
+import { startTimeline } from './timeline';
+import { writeFileSync } from 'node:fs';
 
 export const SIM_NAMESPACE = 'lab';
 const CONTROLLER = 'controller';
@@ -54,6 +56,11 @@ export interface SeedOptions extends LabPlanOptions {
   readonly logLevel?: LogLevel;
   /** Where the controller's log lines go. @default stdout */
   readonly logDestination?: { write(line: string): void };
+  /**
+   * Writes the seed's timeline (timeline.ts) with the operations and the controller's debug log,
+   * on cluster time, to this file: for reading how a failing seed failed.
+   */
+  readonly traceFile?: string;
 }
 
 export interface SeedResult {
@@ -177,9 +184,18 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const violations: Violation[] = [];
   const faultHits: Record<string, number> = {};
   const countFault = (kind: string, n: number) => (faultHits[kind] = (faultHits[kind] ?? 0) + n);
+  const traced: string[] = [];
+  const timeline = options.traceFile
+    ? startTimeline(cluster, SIM_NAMESPACE, { write: (line) => traced.push(line) })
+    : undefined;
+  const logLevel = timeline ? 'debug' : (options.logLevel ?? 'silent');
   const logger = createLogger({
-    level: options.logLevel ?? 'silent',
-    ...(options.logDestination ? { destination: options.logDestination } : {}),
+    level: logLevel,
+    ...(timeline
+      ? { destination: { write: (line: string) => timeline.note(`log ${line.trimEnd()}`) } }
+      : options.logDestination
+        ? { destination: options.logDestination }
+        : {}),
   });
   let manager: Manager | undefined;
   let restarts = 0;
@@ -196,7 +212,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         healthProbeBindAddress: '0',
         maxBurst: 10,
         workers: 2,
-        logLevel: options.logLevel ?? 'silent',
+        logLevel,
       },
       {
         kubeConfig: cluster.kubeConfigFor(CONTROLLER, SIM_NAMESPACE),
@@ -396,6 +412,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       ...plan.operations.map(({ atMs, operation }) => ({
         atMs,
         run: async () => {
+          timeline?.note(`operation ${JSON.stringify(operation)}`);
           try {
             await apply(operation);
             applied += 1;
@@ -487,6 +504,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     await stopController();
     monitor.stop();
     clockMonitor.stop();
+    if (timeline && options.traceFile) {
+      for (const v of [...monitor.violations, ...clockMonitor.violations, ...violations])
+        traced.push(`${timeline.stampOf(v.at)} VIOLATION [${v.invariant}] ${v.message}\n`);
+      timeline.stop();
+      writeFileSync(options.traceFile, traced.join(''));
+    }
     await cluster.stop();
   }
   return {
