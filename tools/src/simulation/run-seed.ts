@@ -36,6 +36,7 @@ import { tamperPatch } from './status-tamper';
 import { planLab, SHARED_LABEL, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
 import { refusalSteps } from './refusals';
 import { startTimeline } from './timeline';
+import { RecentWarnings } from './recent-warnings';
 import { writeFileSync } from 'node:fs';
 
 export const SIM_NAMESPACE = 'lab';
@@ -188,14 +189,15 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const timeline = options.traceFile
     ? startTimeline(cluster, SIM_NAMESPACE, { write: (line) => traced.push(line) })
     : undefined;
-  const logLevel = timeline ? 'debug' : (options.logLevel ?? 'silent');
+  // Without a trace or a log destination, the controller's warnings are kept (the last few, on
+  // cluster time) so a seed that does not converge says what the controller last complained of.
+  const warnings = new RecentWarnings(cluster.clock);
+  const logLevel = timeline ? 'debug' : (options.logLevel ?? (options.logDestination ? 'silent' : 'warn'));
   const logger = createLogger({
     level: logLevel,
-    ...(timeline
-      ? { destination: { write: (line: string) => timeline.note(`log ${line.trimEnd()}`) } }
-      : options.logDestination
-        ? { destination: options.logDestination }
-        : {}),
+    destination: timeline
+      ? { write: (line: string) => timeline.note(`log ${line.trimEnd()}`) }
+      : (options.logDestination ?? warnings),
   });
   let manager: Manager | undefined;
   let restarts = 0;
@@ -497,7 +499,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       violations.push({
         invariant: 'convergence',
         at: cluster.clock.now(),
-        message: `not converged ${options.settleTimeoutMs ?? 240_000} ms after the faults stopped: ${problems.join('; ')}`,
+        message: `not converged ${options.settleTimeoutMs ?? 240_000} ms after the faults stopped: ${problems.join('; ')}${warnings.since(calmAt)}`,
       });
     }
   } finally {
