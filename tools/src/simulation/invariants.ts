@@ -16,8 +16,8 @@
  *   floor, no warm buffer, a class nobody edits) only a waiting lease boots a VM, so whenever one
  *   boots, the VMs booting and unleased in both sets may not outnumber the unassigned leases that
  *   select them (those that ended, or went to another instance, in the last 30 s included: a boot may
- *   be under way for one), plus the pauses and unpauses of those sets in the last 30 s (each may hand a
- *   lease over mid-boot). Only instances created in the last 30 s count (a VM that never gets ready
+ *   be under way for one), plus, for each pause or unpause of those sets in the last 30 s, the leases
+ *   then waiting (a pause hands every lease the set was booting for to the other set at once). Only instances created in the last 30 s count (a VM that never gets ready
  *   boots until its startup timeout); a Pod replaced in place on an instance that was online is no new
  *   VM.
  * - **create-loop**: one set gets more than `CREATE_LOOP_LIMIT` new instances within
@@ -268,8 +268,10 @@ function startDoubleBootCheck(
   const sets = new Set(overlapSets);
   const inOverlap = (labels: Readonly<Record<string, string>> | undefined) =>
     sets.has(labels?.[Labels.exporterSetName] ?? '');
+  /** Whether each overlapping set is paused, from its latest event (a set not seen yet is not). */
   const paused = new Map<string, boolean>();
-  const toggles: number[] = [];
+  /** Pauses and unpauses: when, and how many waiting leases they could hand over. */
+  const toggles: { readonly at: number; readonly leases: number }[] = [];
   /** Exporters seen online: a Pod replaced in place (InPlaceReuse) is no new VM for a lease. */
   const everOnline = new Set<string>();
   const list = <T>(group: string, plural: string, version = 'v1alpha1') =>
@@ -303,7 +305,8 @@ function startDoubleBootCheck(
       const name = set.metadata?.name ?? '';
       if (!sets.has(name)) return;
       const now = set.spec?.paused === true;
-      if (paused.has(name) && paused.get(name) !== now) toggles.push(clock.now());
+      // A pause hands every lease the set was booting for to the other set at once (SPEC §3.20).
+      if ((paused.get(name) ?? false) !== now) toggles.push({ at: clock.now(), leases: demand(leases()) });
       paused.set(name, now);
     },
     onExporter(exporter: Exporter) {
@@ -336,7 +339,9 @@ function startDoubleBootCheck(
           recent(e.metadata?.creationTimestamp) &&
           !e.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'),
       );
-      const handovers = toggles.filter((t) => now - t <= RECENT_MS).length;
+      const handovers = toggles
+        .filter((t) => now - t.at <= RECENT_MS)
+        .reduce((n, t) => n + Math.max(1, t.leases), 0);
       const wanted = demand(all);
       if (booting.length > wanted + handovers) {
         reported = true;

@@ -235,8 +235,8 @@ describe('simulation › invariants › lease-double-boot', () => {
       spec: { clientRef: { name: 'ci' }, selector: { matchLabels: { pool: 'shared' } }, duration: '1h' },
     });
     /** An instance of `set` with its Pod: one VM booting. */
-    const boot = (set: string) => {
-      const name = `${set}-0`;
+    const boot = (set: string, ordinal = 0) => {
+      const name = `${set}-${ordinal}`;
       const owner = {
         apiVersion: API_VERSION,
         kind: 'ExporterSet',
@@ -258,7 +258,18 @@ describe('simulation › invariants › lease-double-boot', () => {
         spec: { containers: [{ name: 'exporter', image: 'x' }] },
       });
     };
-    return { boot };
+    const lease = (name: string) =>
+      c.store.create(rt('jumpstarter.dev', 'leases'), NS, {
+        apiVersion: JUMPSTARTER_API_VERSION,
+        kind: 'Lease',
+        metadata: { name },
+        spec: { clientRef: { name: 'ci' }, selector: { matchLabels: { pool: 'shared' } }, duration: '1h' },
+      });
+    const pause = (set: string) =>
+      c.store.patch(rt('virtualtarget.jumpstarter.dev', 'exportersets'), NS, set, 'merge', {
+        spec: { paused: true },
+      });
+    return { boot, lease, pause };
   }
 
   it('stays silent when one set boots a VM for the lease', async () => {
@@ -271,6 +282,19 @@ describe('simulation › invariants › lease-double-boot', () => {
     const { boot } = await overlapping();
     boot('a');
     boot('b');
+    expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
+  });
+
+  it('lets the other set boot for every lease a pause handed over, and no more', async () => {
+    const { boot, lease, pause } = await overlapping();
+    lease('shared-2');
+    boot('a', 0);
+    boot('a', 1);
+    pause('a');
+    boot('b', 0);
+    boot('b', 1);
+    expect(monitor!.violations).toEqual([]);
+    boot('b', 2);
     expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
   });
 });
