@@ -187,6 +187,10 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
           .filter((v) => v.state === 'offline')
           .map((v) => v.name)
           .sort(),
+        unobserved: world.owned
+          .filter((v) => v.source.observation?.state === 'unknown')
+          .map((v) => `${v.name}: ${v.runtime.message ?? v.runtime.reason ?? 'its state cannot be told'}`)
+          .sort(),
       },
       spec: facts.spec,
       replicaFailure: {
