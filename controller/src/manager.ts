@@ -12,6 +12,7 @@
  * `startManager` takes its KubeConfig, clock and logger injected, so tests run it in-process against
  * the test cluster; `main.ts` only parses the command line and calls it.
  */
+import { classCredentialsReader } from './reconciler/instance-lifecycle';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createClients, type KubeClients } from './kube/clients';
 import { createInformers, type ControllerInformers } from './kube/informers';
@@ -123,6 +124,9 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     renders: new RenderMemo(),
     clients,
     provisioner: options.provisioner,
+    ...(options.provisioner.lifecycle !== undefined
+      ? { readCredentials: classCredentialsReader(clients.core) }
+      : {}),
     expectations,
     slowStart: new SlowStart(),
     statuses: new StatusMemo(),

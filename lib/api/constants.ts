@@ -68,6 +68,12 @@ export const Annotations = {
    * provisioner, the controller that made an instance still drains it.
    */
   provisioner: 'exporterset.jumpstarter.dev/provisioner',
+  /**
+   * For an instance a lifecycle provisioner realised: the annotation keys (comma-separated) that hold
+   * its placement, written with them in one patch once the instance exists; without it the instance
+   * has no placement (nothing realised, or a realise the controller never recorded).
+   */
+  placement: 'exporterset.jumpstarter.dev/placement',
 } as const;
 
 /** Finalizer that keeps a deleted set until the controller has drained its instances. */
@@ -165,6 +171,11 @@ export const ConditionReasons = {
   StartupFailureBackoff: 'StartupFailureBackoff',
   /** InstancesHealthy=False: instances that were ready went offline while their Pod runs. */
   InstancesOffline: 'InstancesOffline',
+  /**
+   * InstancesHealthy=False: the provisioner cannot tell how instances are (a host unreachable, an
+   * observe that failed); the message is the provisioner's, never a secret.
+   */
+  InstancesUnobserved: 'InstancesUnobserved',
   /** InstancesHealthy=True. */
   InstancesHealthy: 'InstancesHealthy',
   // --- SpecValid (ours) ---
@@ -194,6 +205,10 @@ export const ConditionReasons = {
   FailedDeletePod: 'FailedDeletePod',
   /** ReplicaFailure=True: the provisioner could not render an instance (its message); no Pod is started. */
   FailedRender: 'FailedRender',
+  /** ReplicaFailure=True: the provisioner could not realise an instance off the cluster (its message). */
+  FailedRealise: 'FailedRealise',
+  /** ReplicaFailure=True: the provisioner could not tear an instance down (its message). */
+  FailedTeardown: 'FailedTeardown',
   /** ReplicaFailure=False (the executor sets True with one of the Failed* reasons above). */
   NoFailures: 'NoFailures',
   InvalidParameters: 'InvalidParameters',

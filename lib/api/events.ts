@@ -38,6 +38,8 @@ export const EventReasons = {
   FinalizerRemoved: 'FinalizerRemoved',
   /** An instance name was taken by an Exporter the set does not own: the name is skipped. */
   InstanceNameTaken: 'InstanceNameTaken',
+  /** A lifecycle provisioner's instance with no Exporter (a realise never recorded) was torn down. */
+  LeftoverTornDown: 'LeftoverTornDown',
   /** A status field the controller reads back was out of range or in the future, and was recomputed. */
   StatusCorrected: 'StatusCorrected',
   /** The class names another provisioner now; this controller drains only the instances it made. */

@@ -42,4 +42,61 @@ export interface Provisioner {
   render(instance: InstanceInput): RenderedInstance;
   /** Removes anything the instance holds outside the cluster. */
   cleanup(instance: InstanceInput): Promise<void>;
+  /**
+   * The imperative lifecycle of an instance that is not a Pod (off-cluster hosts, cloud devices). The
+   * controller realises such instances through it instead of applying `render`'s objects; in-cluster
+   * provisioners leave it undefined.
+   */
+  readonly lifecycle?: InstanceLifecycle;
+}
+
+/** Where an off-cluster instance runs, persisted as annotations on its Exporter. */
+export type Placement = Readonly<Record<string, string>>;
+
+/** An instance as its provisioner sees it; the planner's recycle, startup and drain rules read this. */
+export type InstanceRunState = 'running' | 'exited' | 'failed' | 'absent' | 'unknown';
+
+export interface ObservedInstance {
+  readonly state: InstanceRunState;
+  /** Machine-readable cause (e.g. HostUnreachable, UnitFailed); never a secret. */
+  readonly reason?: string;
+  /** A sentence for a condition or event; never a secret. */
+  readonly message?: string;
+}
+
+/** What a lifecycle reads from the class's credentials Secret (`spec.credentials`), by key. */
+export type ProvisionerCredentials = Readonly<Record<string, string>>;
+
+/** An instance to realise, observe or tear down, with the class's credentials. */
+export interface LifecycleInstance extends InstanceInput {
+  readonly credentials: ProvisionerCredentials;
+}
+
+/**
+ * A finding worth an event that is not an error, e.g. a host key recorded on first use. Lifecycles
+ * report them through the `onNotice` callback they are built with.
+ */
+export interface LifecycleNotice {
+  readonly reason: string;
+  readonly message: string;
+}
+
+/**
+ * The imperative, idempotent lifecycle of an instance that is not a Pod. Every operation may be
+ * retried after a crash at any point: realise finds what it already wrote, teardown treats "nothing
+ * there" as success, and realisedNames finds instances placed but never recorded on an Exporter.
+ */
+export interface InstanceLifecycle {
+  /**
+   * Realises the instance and returns where it runs (idempotent: a second call for a realised
+   * instance changes nothing). `placements` are those of the set's other instances, including ones
+   * being placed in the same pass, so capacity is counted before their annotations exist.
+   */
+  realise(instance: LifecycleInstance, placements: readonly Placement[]): Promise<Placement>;
+  /** The instance's state; an unreachable host is `unknown` with a reason naming it, never a throw. */
+  observe(instance: LifecycleInstance, placement: Placement): Promise<ObservedInstance>;
+  /** Stops and removes everything the instance holds (idempotent: nothing there is success). */
+  teardown(instance: LifecycleInstance, placement: Placement): Promise<void>;
+  /** Names of instances found realised on the provisioner's hosts, for leftover removal. */
+  realisedNames(parameters: JsonObject, credentials: ProvisionerCredentials): Promise<readonly string[]>;
 }

@@ -20,7 +20,8 @@
  */
 import { Labels, type ExporterSet } from 'virtual-exporters/internal';
 import type { LabelInstanceAction } from './actions';
-import type { InstanceView, PodState } from './instances';
+import type { InstanceView } from './instances';
+import { isLive } from './runtime';
 import type { Leaving } from './members';
 import { ownedByExporter, type OwnedMetadata } from './membership';
 import type { World } from './observe';
@@ -39,9 +40,6 @@ function lacking(object: OwnedMetadata, wanted: LabelMap, exact: ReadonlySet<str
 }
 
 const SET_LABEL_EXACT: ReadonlySet<string> = new Set([Labels.exporterSetName]);
-
-/** Pods worth a label: live ones (one going away or ended is about to be replaced). */
-const LABELLED_PODS: ReadonlySet<PodState> = new Set<PodState>(['Pending', 'Running', 'Unknown']);
 
 /**
  * The labels to add to an owned instance, its Pod and its config Secret; undefined when they carry
@@ -66,7 +64,8 @@ export function labelInstance(
   const onExporter = lacking(exporter, wanted, SET_LABEL_EXACT);
   const pod = view.source.pod as OwnedMetadata | undefined;
   const onPod =
-    pod !== undefined && LABELLED_PODS.has(view.pod) && ownedByExporter(pod, exporter)
+    // Only a live Pod is worth a label: one going away or ended is about to be replaced.
+    pod !== undefined && isLive(view.runtime) && ownedByExporter(pod, exporter)
       ? lacking(pod, wanted, SET_LABEL_EXACT)
       : undefined;
   const secret = view.source.configSecret as OwnedMetadata | undefined;

@@ -10,6 +10,7 @@
 import type { ScaleReason } from 'virtual-exporters/internal';
 import { plannedMember, type Leaving, type Member } from './members';
 import type { World } from './observe';
+import { hasEnded, isAbsent } from './runtime';
 import type { PlannedCreate } from './scale';
 import { compareVictims } from './scale-down';
 
@@ -76,7 +77,7 @@ export function promotionRoom(world: World, leaving: readonly Leaving[]): number
   if (world.spec.maxReplicas === 0) return Number.POSITIVE_INFINITY;
   const gone = new Set(
     leaving
-      .filter(({ view }) => view.pod === 'none' || view.pod === 'Failed' || view.pod === 'Succeeded')
+      .filter(({ view }) => isAbsent(view.runtime) || hasEnded(view.runtime))
       .map(({ view }) => view.name),
   );
   const withPods = world.owned.filter((v) => !v.standby && !gone.has(v.name)).length;

@@ -17,6 +17,7 @@ export { ordinalsToRecord } from './names';
 export * from './outcome';
 export * from './plan';
 export * from './revision';
+export * from './runtime';
 export * from './set-conditions';
 export * from './snapshot';
 export * from './startup-failures';

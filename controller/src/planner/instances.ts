@@ -1,6 +1,6 @@
 /**
  * What each Exporter of a set is right now (SPEC §3 definitions): one state per instance, in a fixed
- * precedence, plus the facts the rules need (ready, leased, revision, Pod phase, failure time).
+ * precedence, plus the facts the rules need (ready, leased, revision, runtime, failure time).
  *
  * State precedence (the first that applies wins):
  * 1. `detached`: no controller ownerReference to this set (removed by hand, or released by us; or
@@ -12,7 +12,8 @@
  * 4. `retiring`: disabled by the controller (retiring marker) — deleted once no lease names it;
  * 5. `disabledByHand`: `spec.enabled: false` without our marker (or with the manually-disabled
  *    annotation) — kept, not available, never a victim;
- * 6. `failed` / `exited`: the Pod ended (phase Failed / Succeeded);
+ * 6. `failed` / `exited`: its realisation ended (runtime.ts: Pod phase Failed / Succeeded, or the
+ *    provisioner observed it failed / exited);
  * 7. `standby`: the standby label and no Pod;
  * 8. `available`: ready (Online and Registered), enabled, not leased, and in an exporter status
  *    Jumpstarter assigns (`Available`, `Unspecified` or none);
@@ -39,9 +40,10 @@ import { factTime, watchedSince, type PassClock } from './clocks';
 import { awaitedCredential, credentialIssued } from './credential-wait';
 import { isOwnedBy } from './membership';
 import { podWaitEnded } from './pod-wait';
-import type { InFlight, InstanceSnapshot, PodView } from './snapshot';
+import { hasEnded, instanceRuntime, isLive, realisationExists, type InstanceRuntime } from './runtime';
+import type { InFlight, InstanceSnapshot } from './snapshot';
 import { toMillis } from './snapshot';
-import { conditionIsTrue, listOf, nameOf } from './wire-guards';
+import { conditionIsTrue, nameOf } from './wire-guards';
 
 export type InstanceState =
   | 'detached'
@@ -55,9 +57,6 @@ export type InstanceState =
   | 'available'
   | 'offline'
   | 'starting';
-
-/** The Pod as planning sees it: absent, going away (deleting), or in a phase. */
-export type PodState = 'none' | 'going' | 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
 
 export interface InstanceView {
   readonly name: string;
@@ -85,8 +84,12 @@ export interface InstanceView {
    * another controller made, adopted as current and labelled so: adoption.ts).
    */
   readonly current: boolean;
-  readonly pod: PodState;
-  /** A Pod exists (even one going away) or its create is in flight: rendering now would collide. */
+  /** What its realisation (Pod, or the provisioner's observation) is right now: runtime.ts. */
+  readonly runtime: InstanceRuntime;
+  /**
+   * A realisation exists (even one going away) or its start is in flight: starting one now would
+   * collide.
+   */
   readonly podPresent: boolean;
   /** Its exporter was seen ready since the current Pod was created. */
   readonly everReady: boolean;
@@ -94,11 +97,11 @@ export interface InstanceView {
   readonly createdAt: number;
   /** When the Exporter began, on the controller's clock (clocks.ts `factTime`): credential waits run from it. */
   readonly since: number;
-  /** When its current Pod began, on the controller's clock; startup timeouts run from it. */
+  /** When its current realisation began, on the controller's clock; startup timeouts run from it. */
   readonly podSince?: number;
-  /** When the Pod ended (phase Failed/Succeeded, or its startup timed out), on the controller's clock. */
+  /** When the realisation ended (exited or failed, or its startup timed out), on the controller's clock. */
   readonly endedAt?: number;
-  /** Why the Pod ended, in the kubelet's words. */
+  /** Why it ended, in the kubelet's (or the provisioner's) words. */
   readonly endMessage?: string;
   /** For `retiring`: why the controller disabled it. */
   readonly retiringReason?: ScaleReason;
@@ -180,54 +183,18 @@ function conditionTrue(exporter: Exporter, type: string): boolean {
   return conditionIsTrue(exporter.status?.conditions, type);
 }
 
-function podState(pod: PodView | undefined, going: boolean): PodState {
-  if (pod === undefined) return 'none';
-  if (going || pod.metadata?.deletionTimestamp !== undefined) return 'going';
-  const phase = pod.status?.phase;
-  return phase === 'Running' || phase === 'Succeeded' || phase === 'Failed' || phase === 'Unknown'
-    ? phase
-    : 'Pending';
-}
-
 /**
- * When the Pod ended by the kubelet's clock: the last container finish, else the Ready transition,
- * start or creation time.
+ * Whether the exporter was seen ready since its realisation began: online now, or `lastSeen` not before
+ * the Pod's creation (both are often whole seconds, so the creation time is cut to its second). A
+ * realisation off the cluster has no creation time on any clock but ours, and its Exporter is not
+ * realised twice under ExitAndReplace, so any `lastSeen` dates it.
  */
-function podEndClaimed(pod: PodView): number | undefined {
-  const finished = (pod.status?.containerStatuses ?? [])
-    .map((c) => toMillis(c.state?.terminated?.finishedAt))
-    .filter((t): t is number => t !== undefined);
-  if (finished.length > 0) return Math.max(...finished);
-  const ready = listOf<{ type?: unknown; lastTransitionTime?: string }>(pod.status?.conditions).find(
-    (c) => c.type === 'Ready',
-  );
-  return (
-    toMillis(ready?.lastTransitionTime) ??
-    toMillis(pod.status?.startTime) ??
-    toMillis(pod.metadata?.creationTimestamp)
-  );
-}
-
-function podEndMessage(pod: PodView): string | undefined {
-  if (pod.status?.message) return pod.status.message;
-  for (const c of pod.status?.containerStatuses ?? []) {
-    const t = c.state?.terminated;
-    if (t && (t.message || t.reason)) {
-      return `container ${c.name} exited${t.exitCode !== undefined ? ` with code ${t.exitCode}` : ''}: ${t.message ?? t.reason}`;
-    }
-  }
-  return pod.status?.reason;
-}
-
-/**
- * Whether the exporter was seen ready since `pod` was created: online now, or `lastSeen` not before the
- * Pod's creation (both are often whole seconds, so the creation time is cut to its second).
- */
-function readySincePod(exporter: Exporter, pod: PodView | undefined, ready: boolean): boolean {
+function readySinceRealised(instance: InstanceSnapshot, ready: boolean): boolean {
   if (ready) return true;
-  if (pod === undefined) return false;
-  const lastSeen = toMillis(exporter.status?.lastSeen);
-  const created = toMillis(pod.metadata?.creationTimestamp);
+  const { pod } = instance;
+  if (pod === undefined && !realisationExists(instance)) return false;
+  const lastSeen = toMillis(instance.exporter.status?.lastSeen);
+  const created = pod !== undefined ? toMillis(pod.metadata?.creationTimestamp) : undefined;
   if (lastSeen === undefined) return false;
   return created === undefined || lastSeen >= Math.floor(created / 1000) * 1000;
 }
@@ -248,16 +215,16 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
   const everReady =
     ready ||
     observed.podReady !== undefined ||
-    (!watchedSince(observed.pod, context.startup ?? { now: 0 }) &&
-      readySincePod(exporter, instance.pod, ready));
+    (!watchedSince(observed.pod, context.startup ?? { now: 0 }) && readySinceRealised(instance, ready));
   const disabling = inFlight.disabling.has(name);
   const enabled = exporter.spec?.enabled !== false && !disabling;
   const leased = context.leased.has(name);
-  const pod = podState(instance.pod, inFlight.deletingPods.has(name));
-  const podPresent = instance.pod !== undefined || inFlight.rendering.has(name);
+  const clock = context.startup ?? { now: 0, timeoutMs: 0, backoffMaxMs: 0 };
+  const runtime = instanceRuntime(instance, inFlight.deletingPods.has(name), clock);
+  const podPresent = realisationExists(instance) || inFlight.rendering.has(name);
   const standby = labels[Labels.standby] === 'true' && !podPresent && !inFlight.promoting.has(name);
   const revision = labels[Labels.templateRevision];
-  const ended = pod === 'Failed' || pod === 'Succeeded';
+  const ended = hasEnded(runtime);
   const markerReason = annotations[Annotations.retiring];
   const byHand = annotations[Annotations.manuallyDisabled] === 'true';
   const retiring = !enabled && !byHand && (disabling || markerReason !== undefined);
@@ -270,32 +237,30 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
   else if (leased) state = 'leased';
   else if (retiring) state = 'retiring';
   else if (!enabled) state = 'disabledByHand';
-  else if (pod === 'Failed') state = 'failed';
-  else if (pod === 'Succeeded') state = 'exited';
+  else if (ended && runtime.state === 'failed') state = 'failed';
+  else if (ended) state = 'exited';
   else if (standby) state = 'standby';
   else if (ready && ASSIGNABLE.has(exporter.status?.exporterStatus ?? '')) state = 'available';
   else if (ready && HOOK_FAILED.has(exporter.status?.exporterStatus ?? '')) state = 'offline';
   else if (ready) state = 'starting';
-  else if ((pod === 'Running' || pod === 'Pending' || pod === 'Unknown') && everReady) state = 'offline';
+  else if (isLive(runtime) && everReady) state = 'offline';
   else state = 'starting';
 
-  const clock = context.startup ?? { now: 0, timeoutMs: 0, backoffMaxMs: 0 };
   const createdAt = toMillis(exporter.metadata?.creationTimestamp);
   const since = factTime(observed.exporter, createdAt, clock, clock.timeoutMs);
-  const podSince = instance.pod
-    ? factTime(observed.pod, toMillis(instance.pod.metadata?.creationTimestamp), clock, clock.timeoutMs)
-    : undefined;
-  let endedAt =
-    ended && instance.pod
-      ? factTime(observed.podEnded, podEndClaimed(instance.pod), clock, clock.backoffMaxMs ?? clock.timeoutMs)
-      : undefined;
-  let endMessage = ended && instance.pod ? podEndMessage(instance.pod) : undefined;
-  const stuckSince = state === 'starting' ? stuckAt(pod, podSince, context) : undefined;
+  const podSince = runtime.since;
+  let endedAt = ended ? runtime.endedAt : undefined;
+  let endMessage = ended ? runtime.message : undefined;
+  const stuckSince = state === 'starting' ? stuckAt(runtime, context) : undefined;
   if (stuckSince !== undefined && !everReady) {
     state = 'failed';
     endedAt = stuckSince;
-    const why = instance.pod?.status?.message ?? instance.pod?.status?.reason;
-    endMessage = `not ready ${Math.round(context.startup!.timeoutMs / 1000)} s after its Pod was created${why ? ` (${why})` : ''}`;
+    const why =
+      instance.pod !== undefined
+        ? (instance.pod.status?.message ?? instance.pod.status?.reason)
+        : runtime.message;
+    const what = instance.pod !== undefined ? 'its Pod was created' : 'it was realised';
+    endMessage = `not ready ${Math.round(context.startup!.timeoutMs / 1000)} s after ${what}${why ? ` (${why})` : ''}`;
   }
   const awaiting =
     state === 'starting' && !standby && !podPresent && !credentialIssued(instance)
@@ -326,7 +291,7 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     standby,
     ...(revision !== undefined ? { revision } : {}),
     current: context.revision !== undefined && (revision === undefined || revision === context.revision),
-    pod,
+    runtime,
     podPresent,
     everReady,
     createdAt: createdAt ?? 0,
@@ -348,11 +313,10 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
   };
 }
 
-/** When a live Pod's startup timed out (when it began + the timeout), if it has by now. */
-function stuckAt(pod: PodState, podSince: number | undefined, context: ClassifyContext): number | undefined {
-  if (!context.startup || (pod !== 'Pending' && pod !== 'Running' && pod !== 'Unknown')) return undefined;
-  if (podSince === undefined) return undefined;
-  const deadline = podSince + context.startup.timeoutMs;
+/** When a live realisation's startup timed out (when it began + the timeout), if it has by now. */
+function stuckAt(runtime: InstanceRuntime, context: ClassifyContext): number | undefined {
+  if (!context.startup || !isLive(runtime) || runtime.since === undefined) return undefined;
+  const deadline = runtime.since + context.startup.timeoutMs;
   return context.startup.now >= deadline ? deadline : undefined;
 }
 

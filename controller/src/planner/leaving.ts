@@ -18,6 +18,7 @@ import { disablePatch, releasePatch } from './exporter';
 import type { InstanceView } from './instances';
 import type { Leaving } from './members';
 import type { World } from './observe';
+import { hasEnded, isLive } from './runtime';
 import type { PlannedRemoval } from './scale';
 import { toTimestamp } from './snapshot';
 
@@ -29,13 +30,7 @@ export interface LeavingContext {
 
 /** Jumpstarter could assign it a lease now or once its Pod is up. */
 function couldBeLeased(view: InstanceView): boolean {
-  return (
-    view.online ||
-    view.pod === 'Pending' ||
-    view.pod === 'Running' ||
-    view.pod === 'Unknown' ||
-    (view.pod === 'none' && view.podPresent)
-  );
+  return view.online || isLive(view.runtime) || (view.runtime.state === 'none' && view.podPresent);
 }
 
 /** The next step of `view` on its way out, or undefined when it must wait (leased, or an unconfirmed leaseRef). */
@@ -46,8 +41,7 @@ export function leavingStep(
 ): Action | undefined {
   if (view.leased) return undefined;
   const after = reason === 'rollout' ? ({ afterCreates: true } as const) : {};
-  const podEnded = view.pod === 'Failed' || view.pod === 'Succeeded';
-  if (context.retain && view.servedLease && podEnded) {
+  if (context.retain && view.servedLease && hasEnded(view.runtime)) {
     return {
       type: 'ReleaseExporter',
       name: view.name,

@@ -19,10 +19,10 @@ export const WRITE_REASONS: Readonly<Record<ActionType, readonly string[]>> = {
   DisableExporter: [R.FailedPatch],
   ReleaseExporter: [R.FailedPatch],
   LabelInstance: [R.FailedPatch],
-  RenderInstance: [R.FailedRender, R.FailedCreateSecret, R.FailedCreatePod],
+  RenderInstance: [R.FailedRender, R.FailedCreateSecret, R.FailedCreatePod, R.FailedRealise],
   SyncConfigSecret: [R.FailedUpdateSecret, R.FailedRender, R.FailedCreateSecret],
-  DeletePod: [R.FailedDeletePod],
-  DeleteExporter: [R.FailedDelete],
+  DeletePod: [R.FailedDeletePod, R.FailedTeardown],
+  DeleteExporter: [R.FailedDelete, R.FailedTeardown],
 };
 
 /** Each failure reason's write, in words. */
@@ -35,6 +35,8 @@ export const WRITE_WORDS: Readonly<Record<string, string>> = {
   [R.FailedUpdateSecret]: 'config Secret update',
   [R.FailedCreatePod]: 'Pod create',
   [R.FailedDeletePod]: 'Pod delete',
+  [R.FailedRealise]: 'realise',
+  [R.FailedTeardown]: 'teardown',
 };
 
 /** The writes a held-back instance (ceiling, burst, backoff, gate) still wants: its Exporter and Pod. */
@@ -43,6 +45,7 @@ export const HELD_BACK_REASONS: readonly string[] = [
   R.FailedRender,
   R.FailedCreateSecret,
   R.FailedCreatePod,
+  R.FailedRealise,
 ];
 
 /** Exporter creates and deletes clear each other's failure: both say whether the pool can change. */

@@ -6,12 +6,13 @@
  * counted as a startup failure, so the replacements go through the startup backoff (§3.9) and a
  * persistent refusal (RBAC, an oversized config) never loops creates.
  */
+import { realisationExists } from './runtime';
 import type { InstanceSnapshot } from './snapshot';
 
 /** When the instance's wait for its Pod times out; undefined when it is not waiting for one. */
 export function podWaitDeadline(instance: InstanceSnapshot, timeoutMs: number): number | undefined {
   const failure = instance.podWriteFailure;
-  return failure !== undefined && instance.pod === undefined ? failure.since + timeoutMs : undefined;
+  return failure !== undefined && !realisationExists(instance) ? failure.since + timeoutMs : undefined;
 }
 
 /** The instance's end, once its wait for its Pod has timed out by `now`. */

@@ -8,6 +8,7 @@ import type { Action } from './actions';
 import { credentialIssued } from './credential-wait';
 import type { InstanceView } from './instances';
 import type { World } from './observe';
+import { isLive } from './runtime';
 import { hasPodRole } from './standby';
 
 function sameData(
@@ -21,9 +22,8 @@ function sameData(
 
 /** The config Secret of a live, kept instance needs writing. */
 function configOutOfDate(view: InstanceView): boolean {
-  const podLive = view.pod === 'Pending' || view.pod === 'Running' || view.pod === 'Unknown';
   const kept = view.state !== 'retiring' && view.state !== 'failed' && view.state !== 'exited';
-  if (!podLive || !kept) return false;
+  if (!isLive(view.runtime) || !kept) return false;
   const secret = view.source.configSecret;
   const desired = view.source.desiredConfigSecretData;
   return secret === undefined || (desired !== undefined && !sameData(secret.data, desired));

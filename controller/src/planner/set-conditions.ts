@@ -71,6 +71,11 @@ export interface HealthInput {
   readonly backoffMs: number;
   /** Names of instances that went offline, sorted. */
   readonly offline: readonly string[];
+  /**
+   * Instances of a lifecycle provisioner whose state cannot be told (host unreachable, observe
+   * failed), each as `<name>: <the provisioner's message>`, sorted.
+   */
+  readonly unobserved?: readonly string[];
 }
 
 /** ParametersValid's input. */
@@ -232,6 +237,15 @@ function instancesHealthy(f: HealthInput): ConditionInput {
       status: 'False',
       reason: R.StartupFailureBackoff,
       message: `${plural(f.startupFailures, 'instance')} failed before becoming ready${last}${wait}; see the Events and logs of the failed Pods`,
+    };
+  }
+  if (f.unobserved !== undefined && f.unobserved.length > 0) {
+    const shown = f.unobserved.slice(0, 3).join('; ') + (f.unobserved.length > 3 ? '; ...' : '');
+    return {
+      type,
+      status: 'False',
+      reason: R.InstancesUnobserved,
+      message: `the provisioner cannot tell how ${plural(f.unobserved.length, 'instance')} are: ${shown}`,
     };
   }
   if (f.offline.length > 0) {

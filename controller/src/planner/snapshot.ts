@@ -99,8 +99,23 @@ export interface InstanceSnapshot {
    * refused), since when on the controller's clock; set by the reconciler for instances without a Pod.
    */
   readonly podWriteFailure?: PodWriteFailure;
-  /** When this controller first observed the Exporter, its Pod and the Pod's end (clocks.ts). */
+  /**
+   * For a provisioner with a lifecycle (no Pod): what the provisioner observed of the instance at its
+   * placement this pass; undefined when it has no placement (nothing realised) or the provisioner
+   * renders Pods. The runtime is read from it (runtime.ts).
+   */
+  readonly observation?: InstanceObservation;
+  /** When this controller first observed the Exporter, its Pod (or realisation) and its end (clocks.ts). */
   readonly observed?: ObservedTimes;
+}
+
+/** A lifecycle provisioner's observation of one instance (the provisioner's `observe`). */
+export interface InstanceObservation {
+  readonly state: 'running' | 'exited' | 'failed' | 'absent' | 'unknown';
+  /** Machine-readable cause (HostUnreachable, UnitFailed); never a secret. */
+  readonly reason?: string;
+  /** A sentence for a condition or event; never a secret. */
+  readonly message?: string;
 }
 
 /** A failed start of an instance's Pod (SPEC §3.18), as the reconciler saw it. */

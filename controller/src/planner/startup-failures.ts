@@ -15,6 +15,7 @@ import { credentialGraceMs } from './credential-wait';
 import type { InstanceView } from './instances';
 import { count, type World } from './observe';
 import { podWaitDeadline } from './pod-wait';
+import { isLive } from './runtime';
 import type { PlannerOptions } from './snapshot';
 import { toMillis } from './snapshot';
 
@@ -152,7 +153,7 @@ export function nextStartupDeadline(world: World): number | undefined {
     if (due !== undefined && due > world.now && (next === undefined || due < next)) next = due;
   }
   for (const v of world.owned) {
-    if (v.state !== 'starting' || v.pod === 'none' || v.pod === 'going' || v.podSince === undefined) continue;
+    if (v.state !== 'starting' || !isLive(v.runtime) || v.podSince === undefined) continue;
     const deadline = v.podSince + world.options.startupTimeoutMs;
     if (next === undefined || deadline < next) next = deadline;
   }

@@ -56,7 +56,8 @@ export type StatusCounters = Pick<
  * Online, enabled, not leased; unavailable = enabled, not Online; leased = held by a non-ended lease;
  * and each instance in exactly one of exportersActive (enabled, leased, Online), exportersIdle
  * (enabled, Online, not leased), exportersDisabled (`spec.enabled: false`) and exportersOffline
- * (enabled, not Online); Pods by phase (Unknown counts Succeeded, as upstream's does). Ours: starting,
+ * (enabled, not Online); Pods by phase — read from the runtime (runtime.ts), so an instance without a
+ * Pod counts by its observed state (Unknown counts Succeeded / exited, as upstream's does). Ours: starting,
  * standby, updated (current template revision).
  *
  * The one judged deviation: a standby (an Exporter kept without a Pod by design so leases wait, SPEC
@@ -65,7 +66,6 @@ export type StatusCounters = Pick<
  */
 export function statusCounters(instances: readonly InstanceView[]): StatusCounters {
   const count = (predicate: (v: InstanceView) => boolean): number => instances.filter(predicate).length;
-  const phase = (v: InstanceView): string | undefined => v.source.pod?.status?.phase;
   return {
     replicas: instances.length,
     readyReplicas: count((v) => v.online),
@@ -76,12 +76,10 @@ export function statusCounters(instances: readonly InstanceView[]): StatusCounte
     exportersDisabled: count((v) => !v.enabled),
     exportersIdle: count((v) => v.enabled && v.online && !v.leased),
     exportersOffline: count((v) => v.enabled && !v.online),
-    podsFailed: count((v) => v.source.pod !== undefined && phase(v) === 'Failed'),
-    podsPending: count((v) => v.source.pod !== undefined && (phase(v) ?? 'Pending') === 'Pending'),
-    podsRunning: count((v) => v.source.pod !== undefined && phase(v) === 'Running'),
-    podsUnknown: count(
-      (v) => v.source.pod !== undefined && (phase(v) === 'Unknown' || phase(v) === 'Succeeded'),
-    ),
+    podsFailed: count((v) => v.runtime.state === 'failed'),
+    podsPending: count((v) => v.runtime.state === 'realising'),
+    podsRunning: count((v) => v.runtime.state === 'running'),
+    podsUnknown: count((v) => v.runtime.state === 'unknown' || v.runtime.state === 'exited'),
     startingReplicas: count((v) => v.state === 'starting'),
     standbyReplicas: count((v) => v.state === 'standby'),
     updatedReplicas: count((v) => v.current),
@@ -188,6 +186,10 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
         offline: world.owned
           .filter((v) => v.state === 'offline')
           .map((v) => v.name)
+          .sort(),
+        unobserved: world.owned
+          .filter((v) => v.source.observation?.state === 'unknown')
+          .map((v) => `${v.name}: ${v.runtime.message ?? v.runtime.reason ?? 'its state cannot be told'}`)
           .sort(),
       },
       spec: facts.spec,

@@ -21,6 +21,7 @@ import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors
 import type { KubeClients } from '../kube/clients';
 import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
 import { isOwnedBy, type Action, type LabelInstanceAction } from '../planner';
+import type { PatchExporter } from './instance-lifecycle';
 import type { SetWorld } from './snapshot';
 import { FailedStep, step, writeReasonOf, type WriteFailureReason } from './write-failure';
 
@@ -75,6 +76,10 @@ async function write(action: Action, clients: KubeClients, world: SetWorld): Pro
       await clients.exporters.patch(namespace, action.name, mergePatch(action.patch));
       return APPLIED;
     case 'RenderInstance': {
+      if (world.lifecycle) {
+        await step(R.FailedRealise, () => world.lifecycle!.realise(action.name, patchOf(clients, namespace)));
+        return APPLIED;
+      }
       const rendered = await step(R.FailedRender, () => world.render(action.name));
       for (const object of rendered.objects) await createRendered(clients, namespace, object);
       return APPLIED;
@@ -86,6 +91,12 @@ async function write(action: Action, clients: KubeClients, world: SetWorld): Pro
       await labelInstance(clients, namespace, action);
       return APPLIED;
     case 'DeletePod':
+      if (world.lifecycle) {
+        await step(R.FailedTeardown, () =>
+          world.lifecycle!.teardown(action.name, patchOf(clients, namespace)),
+        );
+        return APPLIED;
+      }
       return unless(isNotFound, () =>
         clients.core.deleteNamespacedPod({
           namespace,
@@ -105,9 +116,20 @@ async function write(action: Action, clients: KubeClients, world: SetWorld): Pro
     }
     case 'DeleteExporter': {
       const uid = world.exporters.get(action.name)?.metadata?.uid;
+      // The remote side first: an Exporter deleted before its teardown leaves it to the leftover sweep.
+      if (world.lifecycle && uid !== undefined) {
+        await step(R.FailedTeardown, () => world.lifecycle!.teardown(action.name, undefined));
+      }
       return unless(isNotFound, () => clients.exporters.delete(namespace, action.name, uid ? { uid } : {}));
     }
   }
+}
+
+/** The Exporter metadata patch a lifecycle records placements with. */
+function patchOf(clients: KubeClients, namespace: string): PatchExporter {
+  return async (name, patch) => {
+    await clients.exporters.patch(namespace, name, mergePatch(patch));
+  };
 }
 
 /** Sends `request`; the error `done` recognises means the write had already happened. */

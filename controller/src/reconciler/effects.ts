@@ -4,7 +4,13 @@
  * `InFlight` table. The finalizer writes and config Secret syncs expect nothing, since the next pass
  * reads their effect directly.
  */
-import { Labels, configSecretName, type Exporter, type ExporterSet } from 'virtual-exporters/internal';
+import {
+  Annotations,
+  Labels,
+  configSecretName,
+  type Exporter,
+  type ExporterSet,
+} from 'virtual-exporters/internal';
 import type { CacheView, WireObject } from '../kube/informer';
 import type { PodObject, SecretObject } from '../kube/wire';
 import { isOwnedBy, type Action } from '../planner';
@@ -74,7 +80,12 @@ export function isObserved(
     case 'releasing':
       return exporter === undefined || !isOwnedBy(exporter, set);
     case 'rendering':
-      return exporter === undefined || pod !== undefined;
+      // A lifecycle provisioner's instance has no Pod: its realise shows as the recorded placement.
+      return (
+        exporter === undefined ||
+        pod !== undefined ||
+        exporter.metadata?.annotations?.[Annotations.placement] !== undefined
+      );
     case 'deletingPods':
       return pod === undefined || (entry.podUid !== undefined && pod.metadata?.uid !== entry.podUid);
     case 'labelling': {

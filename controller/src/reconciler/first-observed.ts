@@ -12,7 +12,14 @@
  * reading, a time now in the future is taken as now once and kept, so no timer is pushed out for ever.
  */
 import { ExporterConditionTypes, type Exporter } from 'virtual-exporters/internal';
-import { listOf, type InstanceSnapshot, type ObservedTimes, type PodView } from '../planner';
+import {
+  listOf,
+  type InstanceObservation,
+  type InstanceSnapshot,
+  type ObservedTimes,
+  type PodView,
+} from '../planner';
+import { placementOf } from './instance-lifecycle';
 import { wallTimeOf } from '../queue/clock';
 
 /** Monotonic readings (`Clock.elapsed`). */
@@ -33,8 +40,9 @@ export interface ObservationPass {
   done(): void;
 }
 
-function podEnded(pod: PodView): boolean {
-  return pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
+function realisationEnded(pod: PodView | undefined, observation: InstanceObservation | undefined): boolean {
+  if (pod !== undefined) return pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded';
+  return observation?.state === 'exited' || observation?.state === 'failed';
 }
 
 /** Online and Registered: what the planner calls ready. */
@@ -83,23 +91,29 @@ export class FirstObserved {
 }
 
 /**
- * The observed times of one instance: its Exporter, its current Pod, that Pod's end, and its exporter
- * ready while that Pod lasts (kept once seen), by uid.
+ * The observed times of one instance: its Exporter, its current Pod (or, for a lifecycle provisioner,
+ * its current placement), that realisation's end, and its exporter ready while it lasts (kept once
+ * seen), by uid.
  */
 export function observeInstance(
   pass: ObservationPass,
-  instance: Pick<InstanceSnapshot, 'exporter' | 'pod'>,
+  instance: Pick<InstanceSnapshot, 'exporter' | 'pod' | 'observation'>,
 ): ObservedTimes {
   const exporterId = instance.exporter.metadata?.uid ?? `exporter/${instance.exporter.metadata?.name ?? ''}`;
-  const { pod } = instance;
-  if (pod === undefined) return { exporter: pass.see(exporterId) };
-  const podId = pod.metadata?.uid ?? `pod/${pod.metadata?.name ?? ''}`;
+  const { pod, observation } = instance;
+  if (pod === undefined && (observation === undefined || observation.state === 'absent')) {
+    return { exporter: pass.see(exporterId) };
+  }
+  const podId =
+    pod !== undefined
+      ? (pod.metadata?.uid ?? `pod/${pod.metadata?.name ?? ''}`)
+      : `${exporterId}/placed/${JSON.stringify(placementOf(instance.exporter) ?? {})}`;
   const readyId = `${podId}/ready`;
   const podReady = exporterReady(instance.exporter) ? pass.see(readyId) : pass.recall(readyId);
   return {
     exporter: pass.see(exporterId),
     pod: pass.see(podId),
-    ...(podEnded(pod) ? { podEnded: pass.see(`${podId}/ended`) } : {}),
+    ...(realisationEnded(pod, observation) ? { podEnded: pass.see(`${podId}/ended`) } : {}),
     ...(podReady !== undefined ? { podReady } : {}),
   };
 }

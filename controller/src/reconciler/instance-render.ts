@@ -9,7 +9,10 @@ import {
   mergeParameters,
   type Exporter,
   type ExporterSet,
+  type InstanceInput,
+  type LifecycleInstance,
   type Provisioner,
+  type ProvisionerCredentials,
   type RenderedInstance,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
@@ -22,6 +25,11 @@ export interface RenderDeps {
   readonly caches: { readonly secrets: CacheView<SecretObject> };
   readonly provisioner: Provisioner;
   readonly caBundles: CaBundleCache;
+  /**
+   * Reads the class's credentials Secret (decoded, by key) for a lifecycle provisioner; without it a
+   * lifecycle gets none.
+   */
+  readonly readCredentials?: (namespace: string, name: string) => Promise<ProvisionerCredentials>;
 }
 
 /** Everything of an Exporter a render may read (not its status beyond these). */
@@ -47,6 +55,7 @@ function decode(value: string | undefined): string | undefined {
 export class SetRenderer {
   private readonly namespace: string;
   private caBundle: Promise<string | undefined> | undefined;
+  private credentials: Promise<ProvisionerCredentials> | undefined;
   /** What every instance of the pass shares, serialized once. */
   private setInputs: string | undefined;
 
@@ -73,6 +82,19 @@ export class SetRenderer {
   readonly render = async (name: string): Promise<RenderedInstance> => {
     const exporter = this.exporters.get(name);
     if (!exporter) throw new Error(`instance ${this.namespace}/${name} is not in the cache`);
+    return this.deps.provisioner.render(await this.inputOf(exporter));
+  };
+
+  /** The instance as a lifecycle sees it: the render's input and the class's credentials (read once a pass). */
+  readonly lifecycleInput = async (exporter: Exporter): Promise<LifecycleInstance> => {
+    const input = await this.inputOf(exporter);
+    const secret = input.virtualTargetClass.spec?.credentialsSecretRef?.name;
+    const read = this.deps.readCredentials;
+    this.credentials ??= secret && read ? read(this.namespace, secret) : Promise.resolve({});
+    return { ...input, credentials: await this.credentials };
+  };
+
+  private async inputOf(exporter: Exporter): Promise<InstanceInput> {
     const cls = this.cls;
     if (!cls) {
       throw new Error(
@@ -81,15 +103,15 @@ export class SetRenderer {
     }
     const token = this.tokenOf(exporter);
     const ca = await this.caBundleOf(cls);
-    return this.deps.provisioner.render({
+    return {
       exporterSet: this.set,
       virtualTargetClass: cls,
       parameters: mergeParameters(cls.spec?.parameters, this.set.spec?.parameters),
       exporter,
       token: token ?? '',
       ...(ca !== undefined ? { caBundle: ca } : {}),
-    });
-  };
+    };
+  }
 
   /**
    * A digest of everything a render of `exporter` reads: the set's and class's identity and spec, the

@@ -17,7 +17,12 @@ import { elapsedOf, wallTimeOf, type Clock } from '../queue/clock';
 import type { Execution } from './execution';
 
 /** The writes an instance needs before it has a Pod: while they fail, it waits for its Pod. */
-const POD_WRITES: ReadonlySet<string> = new Set([R.FailedRender, R.FailedCreateSecret, R.FailedCreatePod]);
+const POD_WRITES: ReadonlySet<string> = new Set([
+  R.FailedRender,
+  R.FailedCreateSecret,
+  R.FailedCreatePod,
+  R.FailedRealise,
+]);
 
 export class PodWaits {
   /** Per set, per instance: the wait, `since` as the clock's monotonic reading. */

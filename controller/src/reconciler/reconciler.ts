@@ -11,11 +11,18 @@
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
-import { EventReasons, type ExporterSet, type ExporterSetStatus } from 'virtual-exporters/internal';
+import {
+  ConditionReasons as R,
+  EventReasons,
+  type ExporterSet,
+  type ExporterSetStatus,
+  JUMPSTARTER_API_VERSION,
+} from 'virtual-exporters/internal';
 import type { ControllerMetrics, SetRef } from '../operations/metrics';
 import { exporterSetLogger, type Logger } from '../operations/logger';
 import {
   actionEvents,
+  type PlanEvent,
   conditionEvents,
   finalizeStatus,
   ordinalsToRecord,
@@ -34,7 +41,8 @@ import { apiErrorMessage, isNotFound } from '../kube/api-errors';
 import type { EventRecorder } from './event-recorder';
 import type { LatencyObserver } from './observations';
 import { execute, type Execution, type ExecutorDeps } from './executor';
-import { readSetWorld, type SnapshotDeps } from './snapshot';
+import { readSetWorld, type SetWorld, type SnapshotDeps } from './snapshot';
+import { boundedMessage } from './write-failure';
 import { statusMergePatch } from './status-patch';
 
 export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
@@ -122,7 +130,7 @@ export class Reconciler {
     deps.latencies?.observe(key, ref, world.snapshot);
     let confirmed: Plan | undefined;
     let unrecorded: string | undefined;
-    const execution = await execute(world, first, deps, async () => {
+    let execution = await execute(world, first, deps, async () => {
       unrecorded = await this.recordOrdinals(key, set, first);
       // §3.10: a name not on record is not deleted; the pass fails and is retried.
       confirmed =
@@ -131,6 +139,10 @@ export class Reconciler {
           : withoutDeletes(first);
       return confirmed;
     });
+    // §3.20: a paused set is left alone, leftovers included.
+    const swept =
+      world.lifecycle && set.spec?.paused !== true ? await this.sweepLeftovers(world, execution) : undefined;
+    if (swept) execution = swept.execution;
     deps.podWaits.record(key, execution);
     // The plan made with the live Lease list, when the deletes asked for one, is the pass's plan.
     const result = confirmed ?? first;
@@ -141,7 +153,10 @@ export class Reconciler {
     if (status !== undefined && !gone && !statusEquals(set.status, status)) {
       await this.writeStatus(key, set, status);
     }
-    await deps.events.record(set, this.eventsOf(result, execution, set.status, status));
+    await deps.events.record(set, [
+      ...this.eventsOf(result, execution, set.status, status),
+      ...(swept?.events ?? []),
+    ]);
     this.recordMetrics(ref, execution.applied, status);
     for (const action of execution.applied) {
       if (action.type !== 'AddFinalizer' && action.type !== 'RemoveFinalizer')
@@ -162,6 +177,48 @@ export class Reconciler {
     if (deps.expectations.pending(key) > 0) waits.push(deps.expectations.timeoutMs);
     const due = waits.filter((w): w is number => w !== undefined);
     return due.length > 0 ? { requeueAfterMs: Math.min(...due) } : {};
+  }
+
+  /**
+   * Tears down the set's leftovers (a realise the controller never recorded on an Exporter, or whose
+   * Exporter went before its teardown): each an event; a failure the pass's ReplicaFailure
+   * (FailedTeardown) like any failed write.
+   */
+  private async sweepLeftovers(
+    world: SetWorld,
+    execution: Execution,
+  ): Promise<{ execution: Execution; events: PlanEvent[] }> {
+    const set = world.snapshot.set;
+    const namespace = set.metadata?.namespace ?? '';
+    const existing = new Set(this.deps.caches.exporters.list(namespace).map((e) => e.metadata?.name ?? ''));
+    const template = {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: 'Exporter' as const,
+      metadata: { namespace, name: set.metadata?.name ?? '' },
+    };
+    try {
+      const removed = await world.lifecycle!.sweepLeftovers(template, existing);
+      return {
+        execution,
+        events: removed.map((name) => ({
+          type: 'Normal' as const,
+          reason: EventReasons.LeftoverTornDown,
+          message: `instance ${name} was realised but no Exporter records it; it was torn down`,
+        })),
+      };
+    } catch (error) {
+      const message = boundedMessage(
+        `the leftover sweep of ${`${set.metadata?.namespace}/${set.metadata?.name}`} failed: ${apiErrorMessage(error)}`,
+      );
+      return {
+        execution: {
+          ...execution,
+          replicaFailure: execution.replicaFailure ?? { reason: R.FailedTeardown, message },
+          errors: [...execution.errors, message],
+        },
+        events: [{ type: 'Warning', reason: R.FailedTeardown, message }],
+      };
+    }
   }
 
   /**

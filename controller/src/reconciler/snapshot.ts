@@ -29,6 +29,7 @@ import { parseObjectKey } from '../queue/object-key';
 import { isObserved } from './effects';
 import { observeInstance, type FirstObserved } from './first-observed';
 import type { Expectations } from './expectations';
+import { SetLifecycle } from './instance-lifecycle';
 import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
 import type { PodWaits } from './pod-waits';
@@ -58,6 +59,8 @@ export interface SetWorld {
   readonly exporters: ReadonlyMap<string, Exporter>;
   /** Renders an instance (config Secret, Pod); throws when it cannot be rendered yet. */
   render(name: string): Promise<RenderedInstance>;
+  /** For a provisioner with a lifecycle: realise, teardown and the leftover sweep of this pass. */
+  readonly lifecycle?: SetLifecycle;
 }
 
 const LIVE_PHASES = new Set(['Pending', 'Running', 'Unknown', undefined]);
@@ -84,6 +87,14 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   const desiredConfig = ours ? deps.renders.pass(key, cls, renderer) : undefined;
   const now = deps.clock.now();
   const observations = deps.firstObserved?.pass(key, now, elapsedOf(deps.clock));
+  const lifecycle =
+    ours && deps.provisioner.lifecycle !== undefined
+      ? new SetLifecycle(
+          { lifecycle: deps.provisioner.lifecycle, setName: name, input: renderer.lifecycleInput },
+          byName,
+        )
+      : undefined;
+  const observed = lifecycle ? await lifecycle.observeAll() : undefined;
 
   const instanceOf = async (exporter: Exporter): Promise<InstanceSnapshot> => {
     const exporterName = exporter.metadata?.name ?? '';
@@ -97,10 +108,13 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     // Before its first Pod: a credential Secret without a token (or not Jumpstarter's) blocks the render.
     const credentialTokenMissing =
       pod === undefined && exporter.status?.credential?.name !== undefined && !renderer.tokenOf(exporter);
-    const podWriteFailure = pod === undefined ? deps.podWaits.of(key, exporterName) : undefined;
+    const observation = observed?.get(exporterName);
+    const podWriteFailure =
+      pod === undefined && observation === undefined ? deps.podWaits.of(key, exporterName) : undefined;
     return {
       exporter,
-      ...(observations ? { observed: observeInstance(observations, { exporter, pod }) } : {}),
+      ...(observation !== undefined ? { observation } : {}),
+      ...(observations ? { observed: observeInstance(observations, { exporter, pod, observation }) } : {}),
       ...(credentialTokenMissing ? { credentialTokenMissing } : {}),
       ...(podWriteFailure !== undefined ? { podWriteFailure } : {}),
       ...(pod !== undefined ? { pod } : {}),
@@ -129,7 +143,13 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     ...(deps.plannerOptions !== undefined ? { options: deps.plannerOptions } : {}),
   };
   observations?.done();
-  return { key, snapshot, exporters: byName, render: renderer.render };
+  return {
+    key,
+    snapshot,
+    exporters: byName,
+    render: renderer.render,
+    ...(lifecycle !== undefined ? { lifecycle } : {}),
+  };
 }
 
 /** Whether the config Secret of a live, owned instance with a credential and an endpoint is checked. */

@@ -15,7 +15,9 @@ export type WriteFailureReason =
   | typeof R.FailedUpdateSecret
   | typeof R.FailedCreatePod
   | typeof R.FailedDeletePod
-  | typeof R.FailedRender;
+  | typeof R.FailedRender
+  | typeof R.FailedRealise
+  | typeof R.FailedTeardown;
 
 /** The reason of a failed action whose failing step did not name one. */
 export function writeReasonOf(type: ActionType): WriteFailureReason {
