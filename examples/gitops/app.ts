@@ -2,7 +2,7 @@
 // It holds the installer and the pools of JEP-0014 (read with our API group):
 // - controller.k8s.yaml: the CRDs and the controller, for the provisioners in PROVISIONERS;
 // - pools.k8s.yaml: pools of those provisioners, which the controller serves;
-// - unserved-pools.k8s.yaml: the JEP's other pools, whose provisioners this version does not run.
+// - unserved-pools.k8s.yaml: the JEP's other pools, whose provisioners the installed controller does not run.
 import { App, Chart, Duration, Size } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from 'virtual-exporters/cdk8s';
@@ -86,8 +86,9 @@ class PoolsChart extends Chart {
 }
 
 /**
- * NOT SERVED by this version: the JEP's pools whose provisioners no controller of this version runs
- * (only qemu.jumpstarter.dev runs today). The objects are valid, and a cluster accepts them, but no
+ * NOT SERVED by the installed controller: the JEP's pools whose provisioners it does not run (android and
+ * corellium have no controller in this version; qemu-baremetal, an alias of qemu-ssh, has one, but its pool
+ * needs real SSH hosts and their key, so the example does not install it). The objects are valid, and a cluster accepts them, but no
  * instances are created for them until a controller for their provisioner runs; `npm run lab` says so.
  * Keep them out of a cluster that has no such controller, or apply them to show the API.
  */

@@ -241,6 +241,8 @@ export const ExporterConditionTypes = {
 /** Provisioner names from JEP-0014. */
 export const ProvisionerNames = {
   qemu: 'qemu.jumpstarter.dev',
+  /** Off-cluster QEMU over SSH (JEP Phase 3), upstream's name; `qemuBaremetal` is the JEP's, an alias. */
+  qemuSsh: 'qemu-ssh.jumpstarter.dev',
   qemuBaremetal: 'qemu-baremetal.jumpstarter.dev',
   corellium: 'corellium.jumpstarter.dev',
   android: 'android.jumpstarter.dev',

@@ -1,3 +1,4 @@
 export * from './provisioner';
 export * from './registry';
 export * from './qemu';
+export * from './qemu-ssh';

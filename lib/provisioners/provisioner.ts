@@ -81,6 +81,12 @@ export interface LifecycleNotice {
   readonly message: string;
 }
 
+/** Whose instances `realisedNames` looks for. */
+export interface RealisedScope {
+  readonly namespace: string;
+  readonly setName: string;
+}
+
 /**
  * The imperative, idempotent lifecycle of an instance that is not a Pod. Every operation may be
  * retried after a crash at any point: realise finds what it already wrote, teardown treats "nothing
@@ -97,6 +103,14 @@ export interface InstanceLifecycle {
   observe(instance: LifecycleInstance, placement: Placement): Promise<ObservedInstance>;
   /** Stops and removes everything the instance holds (idempotent: nothing there is success). */
   teardown(instance: LifecycleInstance, placement: Placement): Promise<void>;
-  /** Names of instances found realised on the provisioner's hosts, for leftover removal. */
-  realisedNames(parameters: JsonObject, credentials: ProvisionerCredentials): Promise<readonly string[]>;
+  /**
+   * Names of instances of `scope.namespace` found realised on the provisioner's hosts, for leftover
+   * removal (never another namespace's, whose Exporters the caller cannot see; the caller keeps the
+   * set's own by name).
+   */
+  realisedNames(
+    parameters: JsonObject,
+    credentials: ProvisionerCredentials,
+    scope: RealisedScope,
+  ): Promise<readonly string[]>;
 }

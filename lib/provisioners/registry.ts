@@ -1,9 +1,14 @@
 import { ProvisionerNames } from '../api';
 import type { Provisioner } from './provisioner';
 import { qemuProvisioner } from './qemu/provisioner';
+import { qemuBaremetalProvisioner, qemuSshProvisioner } from './qemu-ssh/provisioner';
 
-/** The provisioners this version implements. */
-export const builtinProvisioners: readonly Provisioner[] = [qemuProvisioner];
+/** The provisioners this version implements (`qemu-baremetal` is the JEP's name for `qemu-ssh`). */
+export const builtinProvisioners: readonly Provisioner[] = [
+  qemuProvisioner,
+  qemuSshProvisioner,
+  qemuBaremetalProvisioner,
+];
 
 /**
  * Provisioner names from the JEP that this version knows but does not implement yet. Classes and sets
@@ -11,7 +16,6 @@ export const builtinProvisioners: readonly Provisioner[] = [qemuProvisioner];
  * controller's provisioner can be written with this library; a plug-in may still register one.
  */
 export const RESERVED_PROVISIONERS: readonly string[] = [
-  ProvisionerNames.qemuBaremetal,
   ProvisionerNames.corellium,
   ProvisionerNames.android,
   ProvisionerNames.ec2,

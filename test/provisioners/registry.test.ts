@@ -6,7 +6,9 @@ import {
   getProvisioner,
   isReservedProvisioner,
   knownProvisionerNames,
+  qemuBaremetalProvisioner,
   qemuProvisioner,
+  qemuSshProvisioner,
   registerProvisioner,
   type Provisioner,
 } from '../../lib/provisioners';
@@ -21,9 +23,13 @@ function plugin(name: string): Provisioner {
 }
 
 describe('provisioner registry', () => {
-  it('has the QEMU provisioner built in', () => {
-    expect(builtinProvisioners).toEqual([qemuProvisioner]);
+  it('has the QEMU and QEMU-over-SSH provisioners built in, qemu-baremetal an alias of qemu-ssh', () => {
+    expect(builtinProvisioners).toEqual([qemuProvisioner, qemuSshProvisioner, qemuBaremetalProvisioner]);
     expect(getProvisioner('qemu.jumpstarter.dev')).toBe(qemuProvisioner);
+    expect(getProvisioner('qemu-ssh.jumpstarter.dev')).toBe(qemuSshProvisioner);
+    const alias = getProvisioner('qemu-baremetal.jumpstarter.dev')!;
+    expect(alias.validate).toBe(qemuSshProvisioner.validate);
+    expect(alias.lifecycle).toBe(qemuSshProvisioner.lifecycle);
   });
 
   it('reserves the JEP provisioners it does not implement yet', () => {
@@ -31,7 +37,6 @@ describe('provisioner registry', () => {
       'android.jumpstarter.dev',
       'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
-      'qemu-baremetal.jumpstarter.dev',
     ]);
     for (const name of RESERVED_PROVISIONERS) {
       expect(getProvisioner(name)).toBeUndefined();
@@ -43,11 +48,12 @@ describe('provisioner registry', () => {
 
   it('knows implemented names first, then reserved ones', () => {
     expect(knownProvisionerNames()).toEqual([
+      'qemu-baremetal.jumpstarter.dev',
+      'qemu-ssh.jumpstarter.dev',
       'qemu.jumpstarter.dev',
       'android.jumpstarter.dev',
       'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
-      'qemu-baremetal.jumpstarter.dev',
     ]);
   });
 
@@ -81,10 +87,11 @@ describe('provisioner registry', () => {
     expect(registry.get('ec2.jumpstarter.dev')).toBe(ec2);
     expect(registry.knownNames()).toEqual([
       'ec2.jumpstarter.dev',
+      'qemu-baremetal.jumpstarter.dev',
+      'qemu-ssh.jumpstarter.dev',
       'qemu.jumpstarter.dev',
       'android.jumpstarter.dev',
       'corellium.jumpstarter.dev',
-      'qemu-baremetal.jumpstarter.dev',
     ]);
     expect(getProvisioner('ec2.jumpstarter.dev')).toBeUndefined();
   });

@@ -149,7 +149,10 @@ export class SetLifecycle {
    */
   async sweepLeftovers(template: Exporter, existing: ReadonlySet<string>): Promise<readonly string[]> {
     const input = await this.context.input(template);
-    const found = await this.context.lifecycle.realisedNames(input.parameters, input.credentials);
+    const found = await this.context.lifecycle.realisedNames(input.parameters, input.credentials, {
+      namespace: template.metadata?.namespace ?? input.exporterSet.metadata?.namespace ?? '',
+      setName: this.context.setName,
+    });
     const leftovers = found
       .filter((n) => !existing.has(n) && instanceOrdinal(this.context.setName, n) !== undefined)
       .slice(0, LEFTOVER_TEARDOWNS_PER_PASS);

@@ -78,7 +78,7 @@ describe('runLab', () => {
       'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by this version; no instances will be created',
     );
     expect(text).toContain(
-      'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by this version; no instances will be created',
+      'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by the lab; no instances will be created',
     );
     const svg = parseXml(renderChart(chartInput(report, settings)));
     const panels = findAll(svg, (e) => e.name === 'g' && e.attributes.class === 'panel');

@@ -30,7 +30,7 @@ describe('unserved pools', () => {
     );
     expect(unserved.map(unservedPoolLine)).toEqual([
       'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by this version; no instances will be created',
-      'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by this version; no instances will be created',
+      'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by the lab; no instances will be created',
     ]);
   });
 });
