@@ -46,10 +46,11 @@ export interface QemuSshLifecycleOptions {
   /** Receives notices (a host key trusted on first use), e.g. to record an event. */
   readonly onNotice?: (notice: LifecycleNotice) => void;
   /**
-   * A folder every remote path is placed under (tests point it at a temporary folder on the "host").
-   * @default "" (the host's root)
+   * The folder each host's remote paths are placed under (tests point it at a temporary folder of each
+   * test "host").
+   * @default the host's root
    */
-  readonly remoteRoot?: string;
+  readonly hostRoot?: (host: ResolvedHost) => string;
   /** @default 10 s */
   readonly connectTimeoutMs?: number;
   readonly backoff?: HostBackoff;
@@ -126,12 +127,10 @@ export class QemuSshLifecycle implements InstanceLifecycle {
   readonly backoff: HostBackoff;
   /** Where notices go; settable so the controller can attach its event recorder after construction. */
   onNotice: ((notice: LifecycleNotice) => void) | undefined;
-  private readonly root: string;
   private readonly now: () => number;
 
   constructor(private readonly options: QemuSshLifecycleOptions = {}) {
     this.onNotice = options.onNotice;
-    this.root = (options.remoteRoot ?? '').replace(/\/+$/, '');
     this.backoff = options.backoff ?? new HostBackoff();
     this.now = options.now ?? Date.now;
   }
@@ -244,7 +243,8 @@ export class QemuSshLifecycle implements InstanceLifecycle {
             c.run(
               [REMOTE_UNIT_DIR, REMOTE_CONFIG_DIR]
                 .map(
-                  (d) => `if [ -d ${shellQuote(this.path(d))} ]; then ls -1A ${shellQuote(this.path(d))}; fi`,
+                  (d) =>
+                    `if [ -d ${shellQuote(this.path(host, d))} ]; then ls -1A ${shellQuote(this.path(host, d))}; fi`,
                 )
                 .join('; '),
               'listing the instances',
@@ -289,7 +289,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
         if (this.backoff.backedOff(host.name, this.now()) !== undefined) return false;
         try {
           return await this.withHost(host, key, knownHosts, async (c) => {
-            const result = await c.exec(`test -e ${shellQuote(this.path(layout.exporterUnitPath))}`);
+            const result = await c.exec(`test -e ${shellQuote(this.path(host, layout.exporterUnitPath))}`);
             return result.code === 0;
           });
         } catch (error) {
@@ -307,10 +307,10 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     layout: RemoteLayout,
   ): Promise<void> {
     const dirs = REMOTE_DIR_MODES.map(
-      (d) => `mkdir -p -m ${d.mode.toString(8)} ${shellQuote(this.path(d.path))}`,
+      (d) => `mkdir -p -m ${d.mode.toString(8)} ${shellQuote(this.path(c.host, d.path))}`,
     ).join(' && ');
     await c.run(dirs, 'creating the folders');
-    await c.writeFiles(files.map((f) => ({ ...f, path: this.path(f.path) })));
+    await c.writeFiles(files.map((f) => ({ ...f, path: this.path(c.host, f.path) })));
     await c.run('systemctl daemon-reload', 'systemctl daemon-reload');
     await c.run(
       `systemctl start ${shellQuote(layout.runtimeService)} ${shellQuote(layout.exporterService)}`,
@@ -321,7 +321,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
   private async remove(c: SshConnection, layout: RemoteLayout): Promise<void> {
     const units = `${shellQuote(layout.exporterService)} ${shellQuote(layout.runtimeService)}`;
     const files = remoteFilePaths(layout)
-      .map((p) => shellQuote(this.path(p)))
+      .map((p) => shellQuote(this.path(c.host, p)))
       .join(' ');
     const volume = shellQuote(layout.base);
     await c.run(
@@ -374,8 +374,9 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     }
   }
 
-  private path(remotePath: string): string {
-    return `${this.root}${remotePath}`;
+  private path(host: ResolvedHost, remotePath: string): string {
+    const root = this.options.hostRoot?.(host) ?? '';
+    return `${root.replace(/\/+$/, '')}${remotePath}`;
   }
 }
 
