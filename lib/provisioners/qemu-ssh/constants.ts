@@ -1,6 +1,6 @@
 import { ProvisionerNames } from '../../api';
 
-/** The Exporter annotation that records an instance's host (INTEROP §7); its placement. */
+/** The Exporter annotation that records an instance's host; its placement. */
 export const HOST_ANNOTATION = `${ProvisionerNames.qemuSsh}/host`;
 
 /** The class credentials Secret key holding the SSH private key (a `kubernetes.io/ssh-auth` Secret). */

@@ -1,5 +1,5 @@
 /**
- * Podman quadlet units of one instance (INTEROP §7): `<base>-runtime.container` (the QEMU runtime,
+ * Podman quadlet units of one instance: `<base>-runtime.container` (the QEMU runtime,
  * serving `/shared/launcher.sock`; `/dev/kvm` and `runtime.devices` passed in), `<base>-exporter.container`
  * (`jmp run`, in the runtime's network namespace so the `tcp` driver reaches the guest's SSH forward on
  * 127.0.0.1:2222, as in the Pod), and `<base>.volume`, the shared volume both mount at `/shared`.

@@ -5,7 +5,7 @@
  * `jumpstarter.` prefix tells our files from anything else in the same folders.
  */
 
-/** Folders on the host (INTEROP §7), relative to the filesystem root the lifecycle is given. */
+/** Folders on the host, relative to the filesystem root the lifecycle is given. */
 export const REMOTE_CONFIG_DIR = '/etc/jumpstarter/exporters';
 export const REMOTE_UNIT_DIR = '/etc/containers/systemd';
 
