@@ -270,6 +270,15 @@ export class SshdHost {
       .sort();
   }
 
+  /** Empties the host: its files, unit states, volumes and call log (between tests). */
+  reset(): void {
+    for (const sub of ['root', 'state', 'loaded', 'volumes']) {
+      rmSync(join(this.dir, sub), { recursive: true, force: true });
+    }
+    mkdirSync(join(this.dir, 'root'), { recursive: true });
+    this.clearCalls();
+  }
+
   /** Marks a unit as ended: exit code 0 → inactive, anything else → failed. */
   markExited(service: string, code: number): void {
     mkdirSync(join(this.dir, 'state'), { recursive: true });

@@ -1,0 +1,203 @@
+/**
+ * The real `qemu-ssh.jumpstarter.dev` provisioner on the test cluster, against real OpenSSH servers on
+ * loopback (test/support/sshd-host.ts): the controller reads the class's SSH key from its Secret,
+ * places instances on hosts, writes and starts their units over SSH, records the host on the Exporter,
+ * and removes everything on recycle and drain. A "host agent" here plays the exporter process of each
+ * started unit: it reads the exporter config the controller wrote on the host (endpoint, token) and
+ * registers with the Jumpstarter simulator, and when its lease ends it exits and marks the exporter
+ * unit exited, as `jmp run` under systemd would.
+ */
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import {
+  EventReasons,
+  HOST_ANNOTATION,
+  QemuSshLifecycle,
+  qemuSshProvisioner,
+  type LifecycleNotice,
+} from 'virtual-exporters/internal';
+import type { ExporterProcesses } from 'virtual-exporters-test-cluster';
+import { describeWithSshd, SshdLab, type SshdHost } from '../../../test/support/sshd-host';
+import {
+  NS,
+  TEMPLATE_LABELS,
+  createClass,
+  createSet,
+  eventsOf,
+  getSet,
+  instancesOf,
+  scenarioPerTest,
+  type Scenario,
+  until,
+} from './support';
+
+const CONFIG_DIR = 'etc/jumpstarter/exporters';
+
+/** Plays `jmp run` for every exporter unit the stand-in systemctl reports active on the hosts. */
+class HostAgent {
+  private readonly running = new Map<string, SshdHost>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly hosts: readonly SshdHost[],
+    private readonly processes: ExporterProcesses,
+  ) {
+    processes.subscribe({
+      leaseEnded: (namespace, exporter, _lease, exiting) => {
+        const host = this.running.get(exporter);
+        if (!exiting || namespace !== NS || host === undefined) return;
+        setImmediate(() => {
+          this.running.delete(exporter);
+          processes.exit(namespace, exporter, 'graceful');
+          host.markExited(`jumpstarter.${NS}.${exporter}-exporter.service`, 0);
+        });
+      },
+    });
+    this.timer = setInterval(() => this.scan(), 50);
+  }
+
+  private scan(): void {
+    for (const host of this.hosts) {
+      const dir = join(host.root, CONFIG_DIR);
+      const configs = existsSync(dir) ? readdirSync(dir) : [];
+      for (const file of configs) {
+        const name = file.slice(`jumpstarter.${NS}.`.length, -'.yaml'.length);
+        const state = join(host.dir, 'state', `jumpstarter.${NS}.${name}-exporter.service`);
+        const active = existsSync(state) && readFileSync(state, 'utf8').startsWith('active');
+        if (!active || this.running.has(name)) continue;
+        const config = parse(readFileSync(join(dir, file), 'utf8'));
+        const result = this.processes.register({
+          namespace: NS,
+          exporter: name,
+          token: config.token,
+          endpoint: config.endpoint,
+          exitOnLeaseEnd: config.exitOnLeaseEnd,
+        });
+        if (result.accepted) this.running.set(name, host);
+      }
+      // A unit torn down takes its process with it.
+      for (const [name, on] of this.running) {
+        if (on === host && !configs.includes(`jumpstarter.${NS}.${name}.yaml`)) {
+          this.running.delete(name);
+          this.processes.exit(NS, name, 'lost');
+        }
+      }
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
+  let lab: SshdLab;
+  beforeAll(async () => {
+    lab = await SshdLab.start(2);
+  });
+  afterAll(async () => {
+    await lab?.close();
+  });
+  const startScenario = scenarioPerTest();
+  let agent: HostAgent | undefined;
+
+  async function sshScenario(notices: LifecycleNotice[] = []): Promise<Scenario['cluster']> {
+    const lifecycle = new QemuSshLifecycle({
+      hostRoot: (host) => lab.host(host.name).root,
+      onNotice: (n) => notices.push(n),
+      connectTimeoutMs: 5000,
+    });
+    for (const host of lab.hosts) host.reset();
+    const scenario = await startScenario({
+      speedUp: 20,
+      controller: { provisioner: { ...qemuSshProvisioner, lifecycle } },
+    });
+    const { cluster } = scenario;
+    agent?.stop();
+    agent = new HostAgent(lab.hosts, cluster.kubelet!.processes);
+    const origStop = scenario.stop.bind(scenario);
+    scenario.stop = async () => {
+      agent?.stop();
+      await origStop();
+    };
+    cluster.store.create(cluster.registry.get('', 'v1', 'secrets')!, NS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'lab-ssh' },
+      type: 'kubernetes.io/ssh-auth',
+      data: { 'ssh-privatekey': Buffer.from(lab.clientKey.privateKey).toString('base64') },
+    });
+    const [h0, h1] = lab.hosts as [SshdHost, SshdHost];
+    createClass(cluster, 'ssh', {
+      provisioner: 'qemu-ssh.jumpstarter.dev',
+      credentialsSecretRef: { name: 'lab-ssh' },
+      parameters: {
+        ssh: { user: h0.user },
+        hosts: [
+          { name: h0.name, port: h0.port, slots: 1 },
+          { name: h1.name, port: h1.port, slots: 1 },
+        ],
+        runtime: { kvm: true },
+      },
+    });
+    return cluster;
+  }
+
+  const files = (host: SshdHost) => host.files().filter((f) => f.includes(`jumpstarter.${NS}.pool-`));
+
+  it('fills the warm buffer across two hosts by their slots; lease → release → ExitAndReplace removes the units and refills', async () => {
+    const notices: LifecycleNotice[] = [];
+    const cluster = await sshScenario(notices);
+    createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
+    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    const hosts = instancesOf(cluster, 'pool').map((e) => e.metadata?.annotations?.[HOST_ANNOTATION]);
+    expect(hosts.sort()).toEqual(lab.hosts.map((h) => h.name).sort());
+    for (const host of lab.hosts) expect(files(host)).toHaveLength(4);
+    expect(notices.filter((n) => n.reason === 'HostKeyTrustedOnFirstUse')).toHaveLength(2);
+
+    const leases = cluster.jumpstarter!.leases;
+    const lease = leases.create({
+      namespace: NS,
+      selector: { matchLabels: { ...TEMPLATE_LABELS } },
+      duration: '1h',
+    });
+    await until('assigned', () => leases.get(NS, lease.metadata.name!)?.status?.exporterRef !== undefined);
+    const served = leases.get(NS, lease.metadata.name!)!.status!.exporterRef!.name;
+    const servedHost = lab.host(
+      instancesOf(cluster, 'pool').find((e) => e.metadata?.name === served)!.metadata!.annotations![
+        HOST_ANNOTATION
+      ]!,
+    );
+    leases.release(NS, lease.metadata.name!);
+    await until(
+      'the served instance is gone and another is available',
+      () => {
+        const live = instancesOf(cluster, 'pool').map((e) => e.metadata?.name);
+        return !live.includes(served) && getSet(cluster, 'pool')?.status?.availableReplicas === 2;
+      },
+      60_000,
+    );
+    expect(servedHost.files().some((f) => f.includes(`.${served}`))).toBe(false);
+    expect(servedHost.calls()).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(`^systemctl stop jumpstarter\\.${NS}\\.${served}-exporter\\.service`),
+      ]),
+    );
+    // The refill went where the slot was freed.
+    await until('the refill is realised', () => lab.hosts.every((h) => files(h).length === 4), 30_000);
+    expect(files(servedHost).some((f) => f.includes(`.${served}`))).toBe(false);
+  });
+
+  it('drains on deletion: every instance is torn down on its host before its Exporter goes', async () => {
+    const cluster = await sshScenario();
+    createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
+    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
+    cluster.store.delete(sets, NS, 'pool');
+    await until('the set is gone', () => getSet(cluster, 'pool') === undefined, 60_000);
+    for (const host of lab.hosts) expect(files(host)).toEqual([]);
+    expect(eventsOf(cluster, 'pool').filter((e) => e.reason === EventReasons.LeftoverTornDown)).toEqual([]);
+  });
+});
