@@ -1,7 +1,7 @@
 import { Labels, ProvisionerNames, type JsonObject, type ResourceRequirements } from '../api';
 import { jumpstarterCrds, ourCrds } from '../crds';
 import { compact } from './compact';
-import { CONTROLLER_RULES, LEADER_ELECTION_RULES, toPolicyRules } from './rbac';
+import { LEADER_ELECTION_RULES, controllerRulesFor, toPolicyRules } from './rbac';
 
 /**
  * The image the repository's controller guide ("Container image") tells you to build from this
@@ -191,7 +191,7 @@ export function buildExporterSetController(input: ExporterSetControllerInput): J
     metadata: { name: CONTROLLER_NAME, namespace, labels: commonLabels('controller') },
   });
 
-  const rules = toPolicyRules(CONTROLLER_RULES);
+  const rules = toPolicyRules(controllerRulesFor(provisioners));
   const watch = input.watchNamespaces ?? [];
   if (watch.length === 0) {
     objects.push(

@@ -1,4 +1,5 @@
 import { GROUP, JUMPSTARTER_GROUP, Plurals } from '../api';
+import { getProvisioner } from '../provisioners/registry';
 
 /** One RBAC PolicyRule, with the reason the controller needs it (kept out of the manifest). */
 export interface ControllerRule {
@@ -81,6 +82,26 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
     why: 'Events on sets for scale actions and condition changes',
   },
 ];
+
+/**
+ * What a provisioner with a lifecycle (instances that are not Pods, e.g. qemu-ssh) needs beyond
+ * CONTROLLER_RULES: reading its class's credentials Secret by name (the SSH key). Granted only to an
+ * installation that runs such a provisioner; a QEMU-only installation reads no Secret by name.
+ */
+export const LIFECYCLE_RULES: readonly ControllerRule[] = [
+  {
+    apiGroups: [''],
+    resources: ['secrets'],
+    verbs: ['get'],
+    why: "the class's credentials Secret of a lifecycle provisioner (qemu-ssh: the SSH key), read once per pass",
+  },
+];
+
+/** The namespace rules of an installation running `provisioners`. */
+export function controllerRulesFor(provisioners: readonly string[]): ControllerRule[] {
+  const lifecycle = provisioners.some((p) => getProvisioner(p)?.lifecycle !== undefined);
+  return [...CONTROLLER_RULES, ...(lifecycle ? LIFECYCLE_RULES : [])];
+}
 
 /** Leader election on a coordination.k8s.io Lease in the controller's own namespace. */
 export const LEADER_ELECTION_RULES: readonly ControllerRule[] = [

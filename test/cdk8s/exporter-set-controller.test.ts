@@ -234,7 +234,7 @@ describe('ExporterSetController', () => {
     it.each([
       [
         { provisioners: ['corellium.jumpstarter.dev'] },
-        '[test/C] invalid ExporterSetController: provisioners[0]="corellium.jumpstarter.dev": is not a provisioner the controller implements; use one of: qemu.jumpstarter.dev',
+        '[test/C] invalid ExporterSetController: provisioners[0]="corellium.jumpstarter.dev": is not a provisioner the controller implements; use one of: qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev',
       ],
       [
         { provisioners: [] },

@@ -6,7 +6,8 @@
  *   Secrets access; a ClusterRole only when the controller watches every namespace;
  * - Secrets: exactly list, watch, create and patch. The controller caches only the Secrets an
  *   Exporter owns or that carry the set label and reads tokens from that cache, so it never needs
- *   `get` (which would read any Secret by name), `update` or `delete`;
+ *   `get` (which would read any Secret by name), `update` or `delete` — except an installation that
+ *   runs a lifecycle provisioner (qemu-ssh), which reads its class's credentials Secret by name (`get`);
  * - no verb or resource that could raise its own privileges or reach into workloads (RBAC objects,
  *   escalate/bind/impersonate, service account tokens, exec, attach, port-forward, nodes);
  * - bindings name only the controller's ServiceAccount.
@@ -122,6 +123,25 @@ describe.each([
       'get coordination.k8s.io/leases',
       'update coordination.k8s.io/leases',
     ]);
+  });
+});
+
+describe('installer RBAC for a lifecycle provisioner (qemu-ssh)', () => {
+  it('adds get on Secrets (the class credentials: the SSH key) and nothing else, only when such a provisioner runs', () => {
+    const secretsOf = (provisioners: string[]) =>
+      grants(rulesOf(rbac({ ...NAMESPACED, provisioners })))
+        .filter((g) => g.endsWith(' /secrets'))
+        .sort();
+    const base = ['create /secrets', 'list /secrets', 'patch /secrets', 'watch /secrets'];
+    expect(secretsOf(['qemu.jumpstarter.dev'])).toEqual([...base, ...base].sort());
+    const withSsh = [...base, 'get /secrets'].sort();
+    expect(secretsOf(['qemu.jumpstarter.dev', 'qemu-ssh.jumpstarter.dev'])).toEqual(
+      [...withSsh, ...withSsh].sort(),
+    );
+    expect(secretsOf(['qemu-baremetal.jumpstarter.dev'])).toEqual([...withSsh, ...withSsh].sort());
+    const others = (provisioners: string[]) =>
+      grants(rulesOf(rbac({ ...NAMESPACED, provisioners }))).filter((g) => !g.endsWith(' /secrets'));
+    expect(others(['qemu-ssh.jumpstarter.dev'])).toEqual(others(['qemu.jumpstarter.dev']));
   });
 });
 

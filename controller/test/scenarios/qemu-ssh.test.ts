@@ -14,6 +14,8 @@ import { parse } from 'yaml';
 import {
   EventReasons,
   HOST_ANNOTATION,
+  LEADER_ELECTION_RULES,
+  controllerRulesFor,
   QemuSshLifecycle,
   qemuSshProvisioner,
   type LifecycleNotice,
@@ -21,6 +23,7 @@ import {
 import type { ExporterProcesses } from 'virtual-exporters-test-cluster';
 import { describeWithSshd, SshdLab, type SshdHost } from '../../../test/support/sshd-host';
 import {
+  CONTROLLER,
   NS,
   TEMPLATE_LABELS,
   createClass,
@@ -199,5 +202,21 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
     await until('the set is gone', () => getSet(cluster, 'pool') === undefined, 60_000);
     for (const host of lab.hosts) expect(files(host)).toEqual([]);
     expect(eventsOf(cluster, 'pool').filter((e) => e.reason === EventReasons.LeftoverTornDown)).toEqual([]);
+
+    // RBAC: every request is one the installer grants a qemu-ssh installation, which adds only `get`
+    // on Secrets (the class's SSH key), and that grant is used.
+    const rules = [...controllerRulesFor(['qemu-ssh.jumpstarter.dev']), ...LEADER_ELECTION_RULES];
+    const requests = cluster.counters.snapshot({ identity: CONTROLLER }).filter((e) => e.path === '');
+    const resourceOf = (e: (typeof requests)[number]) =>
+      e.subresource ? `${e.resource}/${e.subresource}` : e.resource;
+    const denied = requests.filter(
+      (e) =>
+        !rules.some(
+          (r) =>
+            r.apiGroups.includes(e.group) && r.resources.includes(resourceOf(e)) && r.verbs.includes(e.verb),
+        ),
+    );
+    expect(denied.map((e) => `${e.verb} ${e.group}/${resourceOf(e)}`)).toEqual([]);
+    expect(requests.some((e) => e.group === '' && e.resource === 'secrets' && e.verb === 'get')).toBe(true);
   });
 });
