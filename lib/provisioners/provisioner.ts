@@ -70,6 +70,11 @@ export type ProvisionerCredentials = Readonly<Record<string, string>>;
 /** An instance to realise, observe or tear down, with the class's credentials. */
 export interface LifecycleInstance extends InstanceInput {
   readonly credentials: ProvisionerCredentials;
+  /**
+   * Where notices found while working on this instance go (the controller records them as events on
+   * its set); a lifecycle reports them to its own `onNotice` as well.
+   */
+  readonly notice?: (notice: LifecycleNotice) => void;
 }
 
 /**
@@ -85,6 +90,8 @@ export interface LifecycleNotice {
 export interface RealisedScope {
   readonly namespace: string;
   readonly setName: string;
+  /** Where notices found while looking go, as for {@link LifecycleInstance.notice}. */
+  readonly notice?: (notice: LifecycleNotice) => void;
 }
 
 /**

@@ -152,6 +152,7 @@ export class SetLifecycle {
     const found = await this.context.lifecycle.realisedNames(input.parameters, input.credentials, {
       namespace: template.metadata?.namespace ?? input.exporterSet.metadata?.namespace ?? '',
       setName: this.context.setName,
+      ...(input.notice !== undefined ? { notice: input.notice } : {}),
     });
     const leftovers = found
       .filter((n) => !existing.has(n) && instanceOrdinal(this.context.setName, n) !== undefined)

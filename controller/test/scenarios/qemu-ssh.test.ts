@@ -159,6 +159,17 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
     expect(hosts.sort()).toEqual(lab.hosts.map((h) => h.name).sort());
     for (const host of lab.hosts) expect(files(host)).toHaveLength(4);
     expect(notices.filter((n) => n.reason === 'HostKeyTrustedOnFirstUse')).toHaveLength(2);
+    // ... and each is a Warning event on the set, with the fingerprint and the line that pins it.
+    const tofu = await until('host key events', () => {
+      const found = eventsOf(cluster, 'pool').filter((e) => e.reason === 'HostKeyTrustedOnFirstUse');
+      return found.length === 2 ? found : undefined;
+    });
+    for (const host of lab.hosts) {
+      expect(tofu.map((e) => e.message)).toContainEqual(
+        expect.stringContaining(`pin it by adding "${host.knownHostsLine()}" to knownHosts`),
+      );
+    }
+    expect(tofu.every((e) => e.type === 'Warning')).toBe(true);
 
     const leases = cluster.jumpstarter!.leases;
     const lease = leases.create({

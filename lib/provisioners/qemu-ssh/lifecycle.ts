@@ -142,9 +142,15 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     const knownHosts = knownHostsOf(instance.parameters);
 
     // A realise whose placement was never recorded left the files on some host: finish it there.
-    const existing = await this.findInstance(hosts, key, knownHosts, rendered.layout);
+    const existing = await this.findInstance(hosts, key, knownHosts, rendered.layout, instance.notice);
     if (existing !== undefined) {
-      await this.withHost(existing, key, knownHosts, (c) => this.install(c, rendered.files, rendered.layout));
+      await this.withHost(
+        existing,
+        key,
+        knownHosts,
+        (c) => this.install(c, rendered.files, rendered.layout),
+        instance.notice,
+      );
       return { [HOST_ANNOTATION]: existing.name };
     }
 
@@ -153,7 +159,13 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     const failures: string[] = [];
     for (const { host } of choice.candidates) {
       try {
-        await this.withHost(host, key, knownHosts, (c) => this.install(c, rendered.files, rendered.layout));
+        await this.withHost(
+          host,
+          key,
+          knownHosts,
+          (c) => this.install(c, rendered.files, rendered.layout),
+          instance.notice,
+        );
         return { [HOST_ANNOTATION]: host.name };
       } catch (error) {
         if (!(error instanceof SshConnectError)) throw error;
@@ -195,6 +207,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
           }
           return instanceStateOf(layout, runtime, exporter);
         },
+        instance.notice,
       );
     } catch (error) {
       if (error instanceof SshConnectError) {
@@ -211,7 +224,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     const recorded = placement[HOST_ANNOTATION];
     if (recorded !== undefined) {
       const host = this.hostOf(instance.parameters, recorded)!;
-      await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout));
+      await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notice);
       return;
     }
     // No placement (never realised, or a leftover): wherever it may be. A host that cannot be reached is
@@ -219,7 +232,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     await Promise.all(
       resolveHosts(instance.parameters).map(async (host) => {
         try {
-          await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout));
+          await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notice);
         } catch (error) {
           if (!(error instanceof SshConnectError)) throw error;
         }
@@ -239,16 +252,21 @@ export class QemuSshLifecycle implements InstanceLifecycle {
       resolveHosts(parameters).map(async (host) => {
         if (this.backoff.backedOff(host.name, this.now()) !== undefined) return;
         try {
-          const out = await this.withHost(host, key, knownHosts, (c) =>
-            c.run(
-              [REMOTE_UNIT_DIR, REMOTE_CONFIG_DIR]
-                .map(
-                  (d) =>
-                    `if [ -d ${shellQuote(this.path(host, d))} ]; then ls -1A ${shellQuote(this.path(host, d))}; fi`,
-                )
-                .join('; '),
-              'listing the instances',
-            ),
+          const out = await this.withHost(
+            host,
+            key,
+            knownHosts,
+            (c) =>
+              c.run(
+                [REMOTE_UNIT_DIR, REMOTE_CONFIG_DIR]
+                  .map(
+                    (d) =>
+                      `if [ -d ${shellQuote(this.path(host, d))} ]; then ls -1A ${shellQuote(this.path(host, d))}; fi`,
+                  )
+                  .join('; '),
+                'listing the instances',
+              ),
+            scope.notice,
           );
           for (const file of out.split('\n')) {
             const owner = instanceOfRemoteFile(file.trim());
@@ -283,15 +301,20 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     key: string,
     knownHosts: string | undefined,
     layout: RemoteLayout,
+    notice: ((notice: LifecycleNotice) => void) | undefined,
   ): Promise<ResolvedHost | undefined> {
     const found = await Promise.all(
       hosts.map(async (host) => {
         if (this.backoff.backedOff(host.name, this.now()) !== undefined) return false;
         try {
-          return await this.withHost(host, key, knownHosts, async (c) => {
-            const result = await c.exec(`test -e ${shellQuote(this.path(host, layout.exporterUnitPath))}`);
-            return result.code === 0;
-          });
+          return await this.withHost(
+            host,
+            key,
+            knownHosts,
+            async (c) =>
+              (await c.exec(`test -e ${shellQuote(this.path(host, layout.exporterUnitPath))}`)).code === 0,
+            notice,
+          );
         } catch (error) {
           if (!(error instanceof SshConnectError)) throw error;
           return false;
@@ -343,6 +366,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     privateKey: string,
     knownHosts: string | undefined,
     work: (c: SshConnection) => Promise<T>,
+    notice?: (notice: LifecycleNotice) => void,
   ): Promise<T> {
     let connection: SshConnection;
     const notices: LifecycleNotice[] = [];
@@ -364,7 +388,10 @@ export class QemuSshLifecycle implements InstanceLifecycle {
       if (error instanceof SshConnectError) this.backoff.fail(host.name, error.detail, this.now());
       throw error;
     } finally {
-      for (const notice of notices) this.onNotice?.(notice);
+      for (const n of notices) {
+        notice?.(n);
+        this.onNotice?.(n);
+      }
     }
     this.backoff.succeed(host.name);
     try {
