@@ -12,6 +12,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import {
+  ConditionReasons,
+  ConditionTypes,
   EventReasons,
   HOST_ANNOTATION,
   LEADER_ELECTION_RULES,
@@ -28,6 +30,7 @@ import {
   TEMPLATE_LABELS,
   createClass,
   createSet,
+  condition,
   eventsOf,
   getSet,
   instancesOf,
@@ -202,6 +205,36 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
     // The refill went where the slot was freed.
     await until('the refill is realised', () => lab.hosts.every((h) => files(h).length === 4), 30_000);
     expect(files(servedHost).some((f) => f.includes(`.${served}`))).toBe(false);
+  });
+
+  it('a host going down mid-life: its instance is unknown (not failed), the set says which host and why', async () => {
+    const cluster = await sshScenario();
+    createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
+    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    const [h0] = lab.hosts as [SshdHost];
+    const onH0 = instancesOf(cluster, 'pool').find(
+      (e) => e.metadata?.annotations?.[HOST_ANNOTATION] === h0.name,
+    )!.metadata!.name!;
+    await h0.stop();
+    try {
+      await until(
+        'InstancesHealthy=False naming the host',
+        () => {
+          const healthy = condition(getSet(cluster, 'pool'), ConditionTypes.InstancesHealthy);
+          return (
+            healthy?.status === 'False' &&
+            healthy.reason === ConditionReasons.InstancesUnobserved &&
+            healthy.message?.includes(h0.name)
+          );
+        },
+        30_000,
+      );
+      // Unknown is live: the instance is neither recycled nor torn down while its host is away.
+      expect(instancesOf(cluster, 'pool').map((e) => e.metadata?.name)).toContain(onH0);
+      expect(h0.files().some((f) => f.includes(`.${onH0}`))).toBe(true);
+    } finally {
+      await h0.resume();
+    }
   });
 
   it('drains on deletion: every instance is torn down on its host before its Exporter goes', async () => {
