@@ -23,7 +23,7 @@ import {
   type LifecycleNotice,
 } from 'virtual-exporters/internal';
 import type { ExporterProcesses } from 'virtual-exporters-test-cluster';
-import { describeWithSshd, SshdLab, type SshdHost } from '../../../test/support/sshd-host';
+import { describeWithSshd, makeKeyPair, SshdLab, type SshdHost } from '../../../test/support/sshd-host';
 import {
   CONTROLLER,
   NS,
@@ -109,7 +109,10 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
   const startScenario = scenarioPerTest();
   let agent: HostAgent | undefined;
 
-  async function sshScenario(notices: LifecycleNotice[] = []): Promise<Scenario['cluster']> {
+  async function sshScenario(
+    notices: LifecycleNotice[] = [],
+    privateKey: string = lab.clientKey.privateKey,
+  ): Promise<Scenario['cluster']> {
     const lifecycle = new QemuSshLifecycle({
       hostRoot: (host) => lab.host(host.name).root,
       onNotice: (n) => notices.push(n),
@@ -133,7 +136,7 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
       kind: 'Secret',
       metadata: { name: 'lab-ssh' },
       type: 'kubernetes.io/ssh-auth',
-      data: { 'ssh-privatekey': Buffer.from(lab.clientKey.privateKey).toString('base64') },
+      data: { 'ssh-privatekey': Buffer.from(privateKey).toString('base64') },
     });
     const [h0, h1] = lab.hosts as [SshdHost, SshdHost];
     createClass(cluster, 'ssh', {
@@ -235,6 +238,29 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
     } finally {
       await h0.resume();
     }
+  });
+
+  it('a key the hosts refuse: ReplicaFailure/FailedRealise names each host and the SSH error, never the key', async () => {
+    const wrong = makeKeyPair(lab.dir, `wrong-${Date.now()}`);
+    const cluster = await sshScenario([], wrong.privateKey);
+    createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 1, maxReplicas: 1 });
+    const failure = await until(
+      'FailedRealise',
+      () => {
+        const c = condition(getSet(cluster, 'pool'), ConditionTypes.ReplicaFailure);
+        return c?.status === 'True' && c.reason === ConditionReasons.FailedRealise ? c : undefined;
+      },
+      30_000,
+    );
+    for (const host of lab.hosts) expect(failure.message).toContain(host.name);
+    expect(failure.message).toContain("the host refused the key in the class's credentials (ssh-privatekey)");
+    const body = wrong.privateKey.split('\n').slice(1, -2).join('');
+    const texts = [failure.message ?? '', ...eventsOf(cluster).map((e) => e.message)];
+    for (const text of texts) {
+      expect(text).not.toContain('PRIVATE KEY');
+      for (let i = 0; i + 16 <= body.length; i += 16) expect(text).not.toContain(body.slice(i, i + 16));
+    }
+    for (const host of lab.hosts) expect(files(host)).toEqual([]);
   });
 
   it('drains on deletion: every instance is torn down on its host before its Exporter goes', async () => {
