@@ -97,6 +97,14 @@ export interface InstanceLifecycle {
   observe(instance: LifecycleInstance, placement: Placement): Promise<ObservedInstance>;
   /** Stops and removes everything the instance holds (idempotent: nothing there is success). */
   teardown(instance: LifecycleInstance, placement: Placement): Promise<void>;
-  /** Names of instances found realised on the provisioner's hosts, for leftover removal. */
-  realisedNames(parameters: JsonObject, credentials: ProvisionerCredentials): Promise<readonly string[]>;
+  /**
+   * Names of the instances of `namespace` found realised on the provisioner's hosts, for leftover
+   * removal. Only that namespace's: hosts are shared, and a set of the same name in another namespace
+   * has instances of the same names that are not leftovers.
+   */
+  realisedNames(
+    parameters: JsonObject,
+    credentials: ProvisionerCredentials,
+    namespace: string,
+  ): Promise<readonly string[]>;
 }

@@ -86,9 +86,21 @@ export class FakeLifecycle implements InstanceLifecycle {
     }
   }
 
-  async realisedNames(): Promise<readonly string[]> {
+  async realisedNames(
+    _parameters: unknown,
+    _credentials: unknown,
+    namespace: string,
+  ): Promise<readonly string[]> {
     this.calls.push({ op: 'realisedNames', name: '' });
-    return [...this.realised.keys()].sort();
+    return [...this.realised.keys()]
+      .filter((name) => (this.namespace.get(name) ?? namespace) === namespace)
+      .sort();
+  }
+
+  /** An instance realised "on the hosts" for `namespace`, with no Exporter (a crash's leftover). */
+  leaveLeftover(name: string, namespace: string): void {
+    this.realised.set(name, { state: 'running' });
+    this.namespace.set(name, namespace);
   }
 
   markExited(name: string): void {
