@@ -82,6 +82,25 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
   },
 ];
 
+/**
+ * What a provisioner with a lifecycle (off-cluster hosts, cloud APIs) adds: it reads its class's
+ * credentials Secret (an SSH key, an API token) by name once a pass. In-cluster provisioners hand the
+ * Secret to the exporter container by reference and never read it, so their controllers lack this.
+ */
+export const LIFECYCLE_RULES: readonly ControllerRule[] = [
+  {
+    apiGroups: [''],
+    resources: ['secrets'],
+    verbs: ['get'],
+    why: "a lifecycle provisioner's class credentials Secret (SSH key, API token), read once a pass",
+  },
+];
+
+/** The rules of a controller installation; `lifecycle` when one of its provisioners has a lifecycle. */
+export function controllerRules(options: { readonly lifecycle: boolean }): readonly ControllerRule[] {
+  return options.lifecycle ? [...CONTROLLER_RULES, ...LIFECYCLE_RULES] : CONTROLLER_RULES;
+}
+
 /** Leader election on a coordination.k8s.io Lease in the controller's own namespace. */
 export const LEADER_ELECTION_RULES: readonly ControllerRule[] = [
   {

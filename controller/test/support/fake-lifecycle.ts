@@ -26,6 +26,8 @@ export class FakeLifecycle implements InstanceLifecycle {
   readonly calls: LifecycleCall[] = [];
   /** What is realised "on the hosts", by instance name. */
   readonly realised = new Map<string, ObservedInstance>();
+  /** The class credentials each realise was handed, in order. */
+  readonly credentialsSeen: Readonly<Record<string, string>>[] = [];
   /** Set: observe throws this message (an SSH error, say). */
   observeError: string | undefined;
   /** Set: observe reports every instance unknown with this message (host unreachable). */
@@ -54,6 +56,7 @@ export class FakeLifecycle implements InstanceLifecycle {
     const name = instance.exporter.metadata?.name ?? '';
     const namespace = instance.exporter.metadata?.namespace ?? '';
     this.calls.push({ op: 'realise', name });
+    this.credentialsSeen.push(instance.credentials);
     if (!this.realised.has(name)) {
       this.realised.set(name, { state: 'running' });
       this.namespace.set(name, namespace);
