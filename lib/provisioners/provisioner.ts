@@ -67,18 +67,20 @@ export interface ObservedInstance {
 /** What a lifecycle reads from the class's credentials Secret (`spec.credentials`), by key. */
 export type ProvisionerCredentials = Readonly<Record<string, string>>;
 
-/** An instance to realise, observe or tear down, with the class's credentials. */
-export interface LifecycleInstance extends InstanceInput {
-  readonly credentials: ProvisionerCredentials;
-}
-
 /**
- * A finding worth an event that is not an error, e.g. a host key recorded on first use. Lifecycles
- * report them through the `onNotice` callback they are built with.
+ * A finding worth an event that is not an error, e.g. a host key recorded on first use. Never a
+ * secret in either field.
  */
 export interface LifecycleNotice {
   readonly reason: string;
   readonly message: string;
+}
+
+/** An instance to realise, observe or tear down, with the class's credentials. */
+export interface LifecycleInstance extends InstanceInput {
+  readonly credentials: ProvisionerCredentials;
+  /** Reports a notice; the controller records it as an event on the instance's set. */
+  readonly notify?: (notice: LifecycleNotice) => void;
 }
 
 /**

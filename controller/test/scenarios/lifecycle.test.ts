@@ -65,6 +65,22 @@ describe('lifecycle provisioner › realise and placement', () => {
   });
 });
 
+describe('lifecycle provisioner › notices', () => {
+  it('records what the provisioner reports as an event on the set', async () => {
+    const { cluster, fake } = await lifecycleScenario();
+    fake.notice = {
+      reason: 'HostKeyRecorded',
+      message: 'host-0: recorded ssh-ed25519 SHA256:abc on first use',
+    };
+    createSet(cluster, 'pool', { virtualTargetClassName: 'fake', minAvailableReplicas: 1 });
+    await until('an event', () =>
+      eventsOf(cluster, 'pool').some(
+        (e) => e.reason === 'HostKeyRecorded' && e.message.includes('SHA256:abc on first use'),
+      ),
+    );
+  });
+});
+
 describe('lifecycle provisioner › §3.8 recycle', () => {
   it('tears down an instance whose exporter exited after its lease, and refills', async () => {
     const { cluster, fake } = await lifecycleScenario();

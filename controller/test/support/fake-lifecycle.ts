@@ -8,6 +8,7 @@
 import {
   type InstanceLifecycle,
   type LifecycleInstance,
+  type LifecycleNotice,
   type ObservedInstance,
   type Placement,
   type Provisioner,
@@ -34,6 +35,8 @@ export class FakeLifecycle implements InstanceLifecycle {
   unreachable: string | undefined;
   /** Set: realise throws this message after the remote side exists (a crash before the annotation). */
   failAfterRealise: string | undefined;
+  /** Set: every realise reports this notice (a host key recorded on first use, say). */
+  notice: LifecycleNotice | undefined;
   private readonly namespace = new Map<string, string>();
   private processes: ExporterProcesses | undefined;
 
@@ -57,6 +60,7 @@ export class FakeLifecycle implements InstanceLifecycle {
     const namespace = instance.exporter.metadata?.namespace ?? '';
     this.calls.push({ op: 'realise', name });
     this.credentialsSeen.push(instance.credentials);
+    if (this.notice !== undefined) instance.notify?.(this.notice);
     if (!this.realised.has(name)) {
       this.realised.set(name, { state: 'running' });
       this.namespace.set(name, namespace);
