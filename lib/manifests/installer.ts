@@ -1,7 +1,8 @@
 import { Labels, ProvisionerNames, type JsonObject, type ResourceRequirements } from '../api';
 import { jumpstarterCrds, ourCrds } from '../crds';
 import { compact } from './compact';
-import { LEADER_ELECTION_RULES, controllerRulesFor, toPolicyRules } from './rbac';
+import { getProvisioner } from '../provisioners/registry';
+import { controllerRules, LEADER_ELECTION_RULES, toPolicyRules } from './rbac';
 
 /**
  * The image the repository's controller guide ("Container image") tells you to build from this
@@ -191,7 +192,9 @@ export function buildExporterSetController(input: ExporterSetControllerInput): J
     metadata: { name: CONTROLLER_NAME, namespace, labels: commonLabels('controller') },
   });
 
-  const rules = toPolicyRules(controllerRulesFor(provisioners));
+  // One ServiceAccount runs every provisioner's Deployment: the rules are the union of theirs.
+  const lifecycle = provisioners.some((p) => getProvisioner(p)?.lifecycle !== undefined);
+  const rules = toPolicyRules(controllerRules({ lifecycle }));
   const watch = input.watchNamespaces ?? [];
   if (watch.length === 0) {
     objects.push(

@@ -1,5 +1,4 @@
 import { GROUP, JUMPSTARTER_GROUP, Plurals } from '../api';
-import { getProvisioner } from '../provisioners/registry';
 
 /** One RBAC PolicyRule, with the reason the controller needs it (kept out of the manifest). */
 export interface ControllerRule {
@@ -84,23 +83,22 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
 ];
 
 /**
- * What a provisioner with a lifecycle (instances that are not Pods, e.g. qemu-ssh) needs beyond
- * CONTROLLER_RULES: reading its class's credentials Secret by name (the SSH key). Granted only to an
- * installation that runs such a provisioner; a QEMU-only installation reads no Secret by name.
+ * What a provisioner with a lifecycle (off-cluster hosts, cloud APIs) adds: it reads its class's
+ * credentials Secret (an SSH key, an API token) by name once a pass. In-cluster provisioners hand the
+ * Secret to the exporter container by reference and never read it, so their controllers lack this.
  */
 export const LIFECYCLE_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [''],
     resources: ['secrets'],
     verbs: ['get'],
-    why: "the class's credentials Secret of a lifecycle provisioner (qemu-ssh: the SSH key), read once per pass",
+    why: "a lifecycle provisioner's class credentials Secret (SSH key, API token), read once a pass",
   },
 ];
 
-/** The namespace rules of an installation running `provisioners`. */
-export function controllerRulesFor(provisioners: readonly string[]): ControllerRule[] {
-  const lifecycle = provisioners.some((p) => getProvisioner(p)?.lifecycle !== undefined);
-  return [...CONTROLLER_RULES, ...(lifecycle ? LIFECYCLE_RULES : [])];
+/** The rules of a controller installation; `lifecycle` when one of its provisioners has a lifecycle. */
+export function controllerRules(options: { readonly lifecycle: boolean }): readonly ControllerRule[] {
+  return options.lifecycle ? [...CONTROLLER_RULES, ...LIFECYCLE_RULES] : CONTROLLER_RULES;
 }
 
 /** Leader election on a coordination.k8s.io Lease in the controller's own namespace. */

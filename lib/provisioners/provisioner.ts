@@ -67,31 +67,20 @@ export interface ObservedInstance {
 /** What a lifecycle reads from the class's credentials Secret (`spec.credentials`), by key. */
 export type ProvisionerCredentials = Readonly<Record<string, string>>;
 
-/** An instance to realise, observe or tear down, with the class's credentials. */
-export interface LifecycleInstance extends InstanceInput {
-  readonly credentials: ProvisionerCredentials;
-  /**
-   * Where notices found while working on this instance go (the controller records them as events on
-   * its set); a lifecycle reports them to its own `onNotice` as well.
-   */
-  readonly notice?: (notice: LifecycleNotice) => void;
-}
-
 /**
- * A finding worth an event that is not an error, e.g. a host key recorded on first use. Lifecycles
- * report them through the `onNotice` callback they are built with.
+ * A finding worth an event that is not an error, e.g. a host key recorded on first use. Never a
+ * secret in either field.
  */
 export interface LifecycleNotice {
   readonly reason: string;
   readonly message: string;
 }
 
-/** Whose instances `realisedNames` looks for. */
-export interface RealisedScope {
-  readonly namespace: string;
-  readonly setName: string;
-  /** Where notices found while looking go, as for {@link LifecycleInstance.notice}. */
-  readonly notice?: (notice: LifecycleNotice) => void;
+/** An instance to realise, observe or tear down, with the class's credentials. */
+export interface LifecycleInstance extends InstanceInput {
+  readonly credentials: ProvisionerCredentials;
+  /** Reports a notice; the controller records it as an event on the instance's set. */
+  readonly notify?: (notice: LifecycleNotice) => void;
 }
 
 /**
@@ -111,13 +100,13 @@ export interface InstanceLifecycle {
   /** Stops and removes everything the instance holds (idempotent: nothing there is success). */
   teardown(instance: LifecycleInstance, placement: Placement): Promise<void>;
   /**
-   * Names of instances of `scope.namespace` found realised on the provisioner's hosts, for leftover
-   * removal (never another namespace's, whose Exporters the caller cannot see; the caller keeps the
-   * set's own by name).
+   * Names of the instances of `namespace` found realised on the provisioner's hosts, for leftover
+   * removal. Only that namespace's: hosts are shared, and a set of the same name in another namespace
+   * has instances of the same names that are not leftovers.
    */
   realisedNames(
     parameters: JsonObject,
     credentials: ProvisionerCredentials,
-    scope: RealisedScope,
+    namespace: string,
   ): Promise<readonly string[]>;
 }

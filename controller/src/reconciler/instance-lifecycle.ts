@@ -16,6 +16,7 @@ import {
   type Exporter,
   type InstanceLifecycle,
   type LifecycleInstance,
+  type LifecycleNotice,
   type Placement,
   type ProvisionerCredentials,
 } from 'virtual-exporters/internal';
@@ -72,6 +73,8 @@ export interface LifecycleContext {
 /** One pass's lifecycle work for one set. */
 export class SetLifecycle {
   private readonly placements = new Map<string, Placement>();
+  /** Notices the provisioner reported during this pass, for the set's events. */
+  private readonly notices: LifecycleNotice[] = [];
   /** Realises run one after another: each counts the placements the ones before it made. */
   private realising: Promise<unknown> = Promise.resolve();
 
@@ -99,7 +102,7 @@ export class SetLifecycle {
     if (exporter === undefined)
       return { state: 'unknown', reason: 'ObserveFailed', message: `${name} is gone` };
     try {
-      const observed = await this.context.lifecycle.observe(await this.context.input(exporter), placement);
+      const observed = await this.context.lifecycle.observe(await this.input(exporter), placement);
       return {
         state: observed.state,
         ...(observed.reason !== undefined ? { reason: observed.reason } : {}),
@@ -119,7 +122,7 @@ export class SetLifecycle {
     const run = this.realising.then(async () => {
       const exporter = this.exporterOf(name);
       const others = [...this.placements].filter(([n]) => n !== name).map(([, p]) => p);
-      const placement = await this.context.lifecycle.realise(await this.context.input(exporter), others);
+      const placement = await this.context.lifecycle.realise(await this.input(exporter), others);
       this.placements.set(name, placement);
       await patchExporter(name, placementPatch(placement));
     });
@@ -134,7 +137,7 @@ export class SetLifecycle {
   async teardown(name: string, forget: PatchExporter | undefined): Promise<void> {
     const exporter = this.exporterOf(name);
     const placement = this.placements.get(name) ?? {};
-    await this.context.lifecycle.teardown(await this.context.input(exporter), placement);
+    await this.context.lifecycle.teardown(await this.input(exporter), placement);
     this.placements.delete(name);
     if (forget && exporter.metadata?.annotations?.[Annotations.placement] !== undefined) {
       await forget(name, placementPatch(null, placement));
@@ -148,12 +151,9 @@ export class SetLifecycle {
    * provisioner looks for it wherever it may be.
    */
   async sweepLeftovers(template: Exporter, existing: ReadonlySet<string>): Promise<readonly string[]> {
-    const input = await this.context.input(template);
-    const found = await this.context.lifecycle.realisedNames(input.parameters, input.credentials, {
-      namespace: template.metadata?.namespace ?? input.exporterSet.metadata?.namespace ?? '',
-      setName: this.context.setName,
-      ...(input.notice !== undefined ? { notice: input.notice } : {}),
-    });
+    const input = await this.input(template);
+    const namespace = template.metadata?.namespace ?? '';
+    const found = await this.context.lifecycle.realisedNames(input.parameters, input.credentials, namespace);
     const leftovers = found
       .filter((n) => !existing.has(n) && instanceOrdinal(this.context.setName, n) !== undefined)
       .slice(0, LEFTOVER_TEARDOWNS_PER_PASS);
@@ -162,6 +162,15 @@ export class SetLifecycle {
       await this.context.lifecycle.teardown({ ...input, exporter: { ...template, metadata } }, {});
     }
     return leftovers;
+  }
+
+  /** The notices reported so far in this pass, each once. */
+  takeNotices(): LifecycleNotice[] {
+    return this.notices.splice(0);
+  }
+
+  private async input(exporter: Exporter): Promise<LifecycleInstance> {
+    return { ...(await this.context.input(exporter)), notify: (notice) => this.notices.push(notice) };
   }
 
   private exporterOf(name: string): Exporter {

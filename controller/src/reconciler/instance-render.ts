@@ -11,7 +11,6 @@ import {
   type ExporterSet,
   type InstanceInput,
   type LifecycleInstance,
-  type LifecycleNotice,
   type Provisioner,
   type ProvisionerCredentials,
   type RenderedInstance,
@@ -21,7 +20,6 @@ import type { CacheView } from '../kube/informer';
 import type { SecretObject } from '../kube/wire';
 import type { SecretView } from '../planner';
 import type { CaBundleCache } from './ca-bundle-cache';
-import type { EventRecorder } from './event-recorder';
 
 export interface RenderDeps {
   readonly caches: { readonly secrets: CacheView<SecretObject> };
@@ -32,8 +30,6 @@ export interface RenderDeps {
    * lifecycle gets none.
    */
   readonly readCredentials?: (namespace: string, name: string) => Promise<ProvisionerCredentials>;
-  /** Where a lifecycle's notices about an instance go: a Warning event on its set (e.g. a host key trusted on first use). */
-  readonly events?: Pick<EventRecorder, 'record'>;
 }
 
 /** Everything of an Exporter a render may read (not its status beyond these). */
@@ -95,19 +91,7 @@ export class SetRenderer {
     const secret = input.virtualTargetClass.spec?.credentialsSecretRef?.name;
     const read = this.deps.readCredentials;
     this.credentials ??= secret && read ? read(this.namespace, secret) : Promise.resolve({});
-    const events = this.deps.events;
-    return {
-      ...input,
-      credentials: await this.credentials,
-      ...(events !== undefined
-        ? {
-            notice: (notice: LifecycleNotice) =>
-              void events.record(this.set, [
-                { type: 'Warning', reason: notice.reason, message: notice.message },
-              ]),
-          }
-        : {}),
-    };
+    return { ...input, credentials: await this.credentials };
   };
 
   private async inputOf(exporter: Exporter): Promise<InstanceInput> {

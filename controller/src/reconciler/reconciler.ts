@@ -156,6 +156,7 @@ export class Reconciler {
     await deps.events.record(set, [
       ...this.eventsOf(result, execution, set.status, status),
       ...(swept?.events ?? []),
+      ...(world.lifecycle?.takeNotices() ?? []).map((n) => ({ type: 'Normal' as const, ...n })),
     ]);
     this.recordMetrics(ref, execution.applied, status);
     for (const action of execution.applied) {

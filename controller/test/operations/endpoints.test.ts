@@ -154,6 +154,19 @@ describe('metrics', () => {
     expect(await plain.render()).toContain('jumpstarter_exporterset_workqueue_depth 0');
   });
 
+  it('collect the Node process metrics once per process, however many controllers it starts', async () => {
+    // Each collection keeps an event-loop monitor and a GC observer alive for good: one per
+    // controller grew a process that restarts controllers (tests, the simulation) without bound.
+    const first = new ControllerMetrics({ processMetrics: true });
+    const second = new ControllerMetrics({ processMetrics: true });
+    const name = 'jumpstarter_exporterset_process_cpu_seconds_total';
+    expect(first.registry.getSingleMetric(name)).toBeDefined();
+    expect(second.registry.getSingleMetric(name)).toBe(first.registry.getSingleMetric(name));
+    expect(second.registry.getSingleMetric('jumpstarter_exporterset_workqueue_depth')).not.toBe(
+      first.registry.getSingleMetric('jumpstarter_exporterset_workqueue_depth'),
+    );
+  });
+
   it('are all named jumpstarter_exporterset_* (JEP-0013), the process metrics too', async () => {
     const metrics = new ControllerMetrics({ processMetrics: true });
     metrics.setPool(pool, {

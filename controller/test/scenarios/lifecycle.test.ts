@@ -65,6 +65,22 @@ describe('lifecycle provisioner › realise and placement', () => {
   });
 });
 
+describe('lifecycle provisioner › notices', () => {
+  it('records what the provisioner reports as an event on the set', async () => {
+    const { cluster, fake } = await lifecycleScenario();
+    fake.notice = {
+      reason: 'HostKeyRecorded',
+      message: 'host-0: recorded ssh-ed25519 SHA256:abc on first use',
+    };
+    createSet(cluster, 'pool', { virtualTargetClassName: 'fake', minAvailableReplicas: 1 });
+    await until('an event', () =>
+      eventsOf(cluster, 'pool').some(
+        (e) => e.reason === 'HostKeyRecorded' && e.message.includes('SHA256:abc on first use'),
+      ),
+    );
+  });
+});
+
 describe('lifecycle provisioner › §3.8 recycle', () => {
   it('tears down an instance whose exporter exited after its lease, and refills', async () => {
     const { cluster, fake } = await lifecycleScenario();
@@ -118,11 +134,14 @@ describe('lifecycle provisioner › leftovers', () => {
     const { cluster, fake } = await lifecycleScenario();
     createSet(cluster, 'pool', { virtualTargetClassName: 'fake', minAvailableReplicas: 1 });
     await until('1 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 1);
-    fake.realised.set('pool-99', { state: 'running' });
-    fake.realised.set('other-3', { state: 'running' });
+    fake.leaveLeftover('pool-99', NS);
+    fake.leaveLeftover('other-3', NS);
+    // A set of the same name in another namespace shares the hosts: its instance is not a leftover here.
+    fake.leaveLeftover('pool-98', 'elsewhere');
     patchSetSpec(cluster, 'pool', { maxReplicas: 5 });
     await until('the leftover is torn down', () => !fake.realised.has('pool-99'));
     expect(fake.realised.has('other-3')).toBe(true);
+    expect(fake.realised.has('pool-98')).toBe(true);
     await until('an event names it', () =>
       eventsOf(cluster, 'pool').some(
         (e) => e.reason === EventReasons.LeftoverTornDown && e.message.includes('pool-99'),

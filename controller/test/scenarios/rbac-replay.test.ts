@@ -11,9 +11,12 @@ import { describe, expect, it } from '@jest/globals';
 import {
   CONTROLLER_RULES,
   LEADER_ELECTION_RULES,
+  LIFECYCLE_RULES,
   Labels,
+  controllerRules,
   type ControllerRule,
 } from 'virtual-exporters/internal';
+import { FakeLifecycle, FAKE_PROVISIONER, fakeLifecycleProvisioner } from '../support/fake-lifecycle';
 import type { CounterEntry } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,
@@ -167,5 +170,37 @@ describe('RBAC replay', () => {
           }
     expect([...unused]).toEqual([]);
     expect(requests.length).toBeGreaterThan(0);
+  });
+
+  it("adds only the class credentials Secret's get for a provisioner with a lifecycle, and uses it", async () => {
+    const fake = new FakeLifecycle();
+    const { cluster } = await startScenario({
+      speedUp: 20,
+      controller: { provisioner: fakeLifecycleProvisioner(fake) },
+    });
+    fake.attach(cluster.kubelet!.processes);
+    cluster.store.create(cluster.registry.get('', 'v1', 'secrets')!, NS, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'hosts-key' },
+      type: 'kubernetes.io/ssh-auth',
+      data: { 'ssh-privatekey': Buffer.from('not a real key').toString('base64') },
+    });
+    createClass(cluster, 'fake', {
+      provisioner: FAKE_PROVISIONER,
+      parameters: {},
+      credentialsSecretRef: { name: 'hosts-key' },
+    });
+    createSet(cluster, 'life', { virtualTargetClassName: 'fake', minAvailableReplicas: 1 });
+    await until('1 available', () => getSet(cluster, 'life')?.status?.availableReplicas === 1);
+    expect(fake.credentialsSeen).toContainEqual({ 'ssh-privatekey': 'not a real key' });
+
+    const rules = [...controllerRules({ lifecycle: true }), ...LEADER_ELECTION_RULES];
+    const requests = cluster.counters.snapshot({ identity: CONTROLLER }).filter((e) => e.path === '');
+    const denied = requests.filter((e) => !rules.some((rule) => allows(rule, e)));
+    expect(denied.map((e) => `${e.verb} ${e.group}/${resourceOf(e)}`)).toEqual([]);
+    for (const rule of LIFECYCLE_RULES) expect(requests.some((e) => allows(rule, e))).toBe(true);
+    // Without a lifecycle, that get is no part of the rules.
+    expect(controllerRules({ lifecycle: false }).some((rule) => LIFECYCLE_RULES.includes(rule))).toBe(false);
   });
 });

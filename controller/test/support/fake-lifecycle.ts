@@ -8,6 +8,7 @@
 import {
   type InstanceLifecycle,
   type LifecycleInstance,
+  type LifecycleNotice,
   type ObservedInstance,
   type Placement,
   type Provisioner,
@@ -26,12 +27,16 @@ export class FakeLifecycle implements InstanceLifecycle {
   readonly calls: LifecycleCall[] = [];
   /** What is realised "on the hosts", by instance name. */
   readonly realised = new Map<string, ObservedInstance>();
+  /** The class credentials each realise was handed, in order. */
+  readonly credentialsSeen: Readonly<Record<string, string>>[] = [];
   /** Set: observe throws this message (an SSH error, say). */
   observeError: string | undefined;
   /** Set: observe reports every instance unknown with this message (host unreachable). */
   unreachable: string | undefined;
   /** Set: realise throws this message after the remote side exists (a crash before the annotation). */
   failAfterRealise: string | undefined;
+  /** Set: every realise reports this notice (a host key recorded on first use, say). */
+  notice: LifecycleNotice | undefined;
   private readonly namespace = new Map<string, string>();
   private processes: ExporterProcesses | undefined;
 
@@ -54,6 +59,8 @@ export class FakeLifecycle implements InstanceLifecycle {
     const name = instance.exporter.metadata?.name ?? '';
     const namespace = instance.exporter.metadata?.namespace ?? '';
     this.calls.push({ op: 'realise', name });
+    this.credentialsSeen.push(instance.credentials);
+    if (this.notice !== undefined) instance.notify?.(this.notice);
     if (!this.realised.has(name)) {
       this.realised.set(name, { state: 'running' });
       this.namespace.set(name, namespace);
@@ -86,9 +93,21 @@ export class FakeLifecycle implements InstanceLifecycle {
     }
   }
 
-  async realisedNames(): Promise<readonly string[]> {
+  async realisedNames(
+    _parameters: unknown,
+    _credentials: unknown,
+    namespace: string,
+  ): Promise<readonly string[]> {
     this.calls.push({ op: 'realisedNames', name: '' });
-    return [...this.realised.keys()].sort();
+    return [...this.realised.keys()]
+      .filter((name) => (this.namespace.get(name) ?? namespace) === namespace)
+      .sort();
+  }
+
+  /** An instance realised "on the hosts" for `namespace`, with no Exporter (a crash's leftover). */
+  leaveLeftover(name: string, namespace: string): void {
+    this.realised.set(name, { state: 'running' });
+    this.namespace.set(name, namespace);
   }
 
   markExited(name: string): void {

@@ -23,7 +23,6 @@ import type {
   ObservedInstance,
   Placement,
   ProvisionerCredentials,
-  RealisedScope,
 } from '../provisioner';
 import { isPlainObject } from '../qemu/plain-object';
 import { HOST_ANNOTATION, SSH_PRIVATE_KEY } from './constants';
@@ -128,6 +127,8 @@ export class QemuSshLifecycle implements InstanceLifecycle {
   /** Where notices go; settable so the controller can attach its event recorder after construction. */
   onNotice: ((notice: LifecycleNotice) => void) | undefined;
   private readonly now: () => number;
+  /** Notices not yet reported to any instance's set, by host. */
+  private readonly pending = new Map<string, LifecycleNotice[]>();
 
   constructor(private readonly options: QemuSshLifecycleOptions = {}) {
     this.onNotice = options.onNotice;
@@ -142,14 +143,14 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     const knownHosts = knownHostsOf(instance.parameters);
 
     // A realise whose placement was never recorded left the files on some host: finish it there.
-    const existing = await this.findInstance(hosts, key, knownHosts, rendered.layout, instance.notice);
+    const existing = await this.findInstance(hosts, key, knownHosts, rendered.layout, instance.notify);
     if (existing !== undefined) {
       await this.withHost(
         existing,
         key,
         knownHosts,
         (c) => this.install(c, rendered.files, rendered.layout),
-        instance.notice,
+        instance.notify,
       );
       return { [HOST_ANNOTATION]: existing.name };
     }
@@ -164,7 +165,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
           key,
           knownHosts,
           (c) => this.install(c, rendered.files, rendered.layout),
-          instance.notice,
+          instance.notify,
         );
         return { [HOST_ANNOTATION]: host.name };
       } catch (error) {
@@ -207,7 +208,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
           }
           return instanceStateOf(layout, runtime, exporter);
         },
-        instance.notice,
+        instance.notify,
       );
     } catch (error) {
       if (error instanceof SshConnectError) {
@@ -224,7 +225,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     const recorded = placement[HOST_ANNOTATION];
     if (recorded !== undefined) {
       const host = this.hostOf(instance.parameters, recorded)!;
-      await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notice);
+      await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notify);
       return;
     }
     // No placement (never realised, or a leftover): wherever it may be. A host that cannot be reached is
@@ -232,7 +233,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     await Promise.all(
       resolveHosts(instance.parameters).map(async (host) => {
         try {
-          await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notice);
+          await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notify);
         } catch (error) {
           if (!(error instanceof SshConnectError)) throw error;
         }
@@ -243,7 +244,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
   async realisedNames(
     parameters: Readonly<Record<string, unknown>>,
     credentials: ProvisionerCredentials,
-    scope: RealisedScope,
+    namespace: string,
   ): Promise<readonly string[]> {
     const key = privateKeyOf(credentials);
     const knownHosts = knownHostsOf(parameters);
@@ -252,25 +253,20 @@ export class QemuSshLifecycle implements InstanceLifecycle {
       resolveHosts(parameters).map(async (host) => {
         if (this.backoff.backedOff(host.name, this.now()) !== undefined) return;
         try {
-          const out = await this.withHost(
-            host,
-            key,
-            knownHosts,
-            (c) =>
-              c.run(
-                [REMOTE_UNIT_DIR, REMOTE_CONFIG_DIR]
-                  .map(
-                    (d) =>
-                      `if [ -d ${shellQuote(this.path(host, d))} ]; then ls -1A ${shellQuote(this.path(host, d))}; fi`,
-                  )
-                  .join('; '),
-                'listing the instances',
-              ),
-            scope.notice,
+          const out = await this.withHost(host, key, knownHosts, (c) =>
+            c.run(
+              [REMOTE_UNIT_DIR, REMOTE_CONFIG_DIR]
+                .map(
+                  (d) =>
+                    `if [ -d ${shellQuote(this.path(host, d))} ]; then ls -1A ${shellQuote(this.path(host, d))}; fi`,
+                )
+                .join('; '),
+              'listing the instances',
+            ),
           );
           for (const file of out.split('\n')) {
             const owner = instanceOfRemoteFile(file.trim());
-            if (owner !== undefined && owner.namespace === scope.namespace) found.add(owner.name);
+            if (owner !== undefined && owner.namespace === namespace) found.add(owner.name);
           }
         } catch (error) {
           if (!(error instanceof SshConnectError)) throw error;
@@ -389,8 +385,15 @@ export class QemuSshLifecycle implements InstanceLifecycle {
       throw error;
     } finally {
       for (const n of notices) {
-        notice?.(n);
         this.onNotice?.(n);
+        // Found with no instance to report through (the leftover sweep): kept for the next operation
+        // on this host that has one.
+        if (notice === undefined) this.pending.set(host.name, [...(this.pending.get(host.name) ?? []), n]);
+      }
+      if (notice !== undefined) {
+        const earlier = this.pending.get(host.name) ?? [];
+        this.pending.delete(host.name);
+        for (const n of [...earlier, ...notices]) notice(n);
       }
     }
     this.backoff.succeed(host.name);

@@ -152,14 +152,10 @@ describeWithSshd('qemu-ssh lifecycle', () => {
     const b = await lc.realise(instance('left-0', { namespace: 'other' }), [a]);
     expect(a[HOST_ANNOTATION]).not.toBe(b[HOST_ANNOTATION]);
     const creds = { 'ssh-privatekey': lab.clientKey.privateKey };
-    expect(await lc.realisedNames(parameters(), creds, { namespace: 'lab', setName: 'left' })).toEqual([
-      'left-0',
-    ]);
-    expect(await lc.realisedNames(parameters(), creds, { namespace: 'other', setName: 'left' })).toEqual([
-      'left-0',
-    ]);
+    expect(await lc.realisedNames(parameters(), creds, 'lab')).toEqual(['left-0']);
+    expect(await lc.realisedNames(parameters(), creds, 'other')).toEqual(['left-0']);
     await lc.teardown(instance('left-0'), {});
-    expect(await lc.realisedNames(parameters(), creds, { namespace: 'lab', setName: 'left' })).toEqual([]);
+    expect(await lc.realisedNames(parameters(), creds, 'lab')).toEqual([]);
     // The other namespace's instance of the same name is untouched.
     expect(lab.host(b[HOST_ANNOTATION]!).files()).toEqual(filesOf('other', 'left-0'));
     await lc.teardown(instance('left-0', { namespace: 'other' }), b);

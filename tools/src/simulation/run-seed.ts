@@ -77,6 +77,11 @@ export interface SeedResult {
   /** Cluster milliseconds from the calm phase's start to convergence (undefined: never). */
   readonly convergedAfterMs?: number;
   readonly wallMs: number;
+  /**
+   * The worker's heap after the seed, in MB: a worker runs seeds one after another, so anything a
+   * stopped controller or cluster leaves alive shows as growth (and, unchecked, as GC stalls late in a run).
+   */
+  readonly heapUsedMb?: number;
 }
 
 /** Levels of the nested parameters of a deep class edit: past every JavaScript stack, within the API server's 10,000. */
@@ -523,6 +528,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     peakCreatesPerMinute: clockMonitor.peakCreatesPerMinute(),
     ...(convergedAfterMs !== undefined ? { convergedAfterMs } : {}),
     wallMs: Date.now() - started,
+    heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6),
   };
 }
 

@@ -17,6 +17,8 @@ export interface RunSummary {
   /** Cluster milliseconds from calm to convergence: median and largest. */
   readonly convergence: { readonly p50Ms: number; readonly maxMs: number };
   readonly wallMs: number;
+  /** The largest worker heap after a seed, in MB (0 when no seed reported one). */
+  readonly peakHeapMb: number;
 }
 
 export function summarize(results: readonly SeedResult[], wallMs: number): RunSummary {
@@ -48,6 +50,7 @@ export function summarize(results: readonly SeedResult[], wallMs: number): RunSu
       maxMs: times.length > 0 ? times[times.length - 1] : 0,
     },
     wallMs,
+    peakHeapMb: Math.max(0, ...results.map((r) => r.heapUsedMb ?? 0)),
   };
 }
 
@@ -70,6 +73,7 @@ export function formatSummary(summary: RunSummary, extraArgs: readonly string[] 
     `most Exporter creates of one set in a cluster minute: ${summary.peakCreatesPerMinute}`,
     `convergence after faults stop (cluster time): p50 ${(summary.convergence.p50Ms / 1000).toFixed(1)} s, max ${(summary.convergence.maxMs / 1000).toFixed(1)} s`,
     `wall time: ${(summary.wallMs / 1000).toFixed(1)} s`,
+    `largest worker heap after a seed: ${summary.peakHeapMb} MB`,
   ];
   for (const r of summary.failed) {
     lines.push('', `seed ${r.seed} FAILED — reproduce with: ${reproCommand(r.seed, extraArgs)}`);

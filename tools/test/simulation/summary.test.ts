@@ -30,6 +30,15 @@ describe('simulation › summary', () => {
     expect(formatSummary(summary)).toContain('seeds: 3, failing: 0, violations: 0');
   });
 
+  it('reports the largest worker heap after a seed, where a leak across seeds shows', () => {
+    const summary = summarize(
+      [result(1, { heapUsedMb: 50 }), result(2, { heapUsedMb: 2700 }), result(3)],
+      10,
+    );
+    expect(summary.peakHeapMb).toBe(2700);
+    expect(formatSummary(summary)).toContain('largest worker heap after a seed: 2700 MB');
+  });
+
   it('prints each failing seed with its violations and the command to run it alone', () => {
     const failing = result(7, {
       violations: [
