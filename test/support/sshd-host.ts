@@ -21,10 +21,17 @@ import { join } from 'node:path';
 export const SSHD = '/usr/sbin/sshd';
 export const REQUIRE_SSHD_ENV = 'VIRTUAL_EXPORTERS_REQUIRE_SSHD';
 
+/** What a run does with the sshd tests: run them, skip them, or fail for want of sshd. */
+export function sshdMode(available: boolean, env: NodeJS.ProcessEnv = process.env): 'run' | 'skip' | 'fail' {
+  if (available) return 'run';
+  return env[REQUIRE_SSHD_ENV] === '1' ? 'fail' : 'skip';
+}
+
 /** `describe` when sshd is here; a named skip without it; a failing test when it is required. */
 export function describeWithSshd(name: string, fn: () => void): void {
-  if (existsSync(SSHD)) describe(`${name} (real sshd on loopback)`, fn);
-  else if (process.env[REQUIRE_SSHD_ENV] === '1') {
+  const mode = sshdMode(existsSync(SSHD));
+  if (mode === 'run') describe(`${name} (real sshd on loopback)`, fn);
+  else if (mode === 'fail') {
     describe(name, () => {
       it(`needs ${SSHD} (${REQUIRE_SSHD_ENV}=1)`, () => {
         throw new Error(`${SSHD} is missing and ${REQUIRE_SSHD_ENV}=1: apt-get install -y openssh-server`);

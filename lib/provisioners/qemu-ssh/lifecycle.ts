@@ -124,7 +124,7 @@ export function instanceStateOf(
 export class QemuSshLifecycle implements InstanceLifecycle {
   readonly hostKeys = new HostKeyPins();
   readonly backoff: HostBackoff;
-  /** Where notices go; settable so the controller can attach its event recorder after construction. */
+  /** Also receives every notice (the instance's `notify` gets it as well); settable after construction. */
   onNotice: ((notice: LifecycleNotice) => void) | undefined;
   private readonly now: () => number;
   /** Notices not yet reported to any instance's set, by host. */

@@ -11,6 +11,7 @@ import {
   parseKnownHosts,
   validateQemuSshParameters,
 } from '../../../lib/provisioners';
+import { sshdMode } from '../../support/sshd-host';
 import { sshParameters } from './fixtures';
 
 const lines = (parameters: unknown) => validateQemuSshParameters(parameters).map(formatIssue);
@@ -154,5 +155,15 @@ describe('known_hosts › lookup', () => {
     const listed = execFileSync('ssh-keygen', ['-l', '-f', pub], { encoding: 'utf8' });
     rmSync(dir3, { recursive: true, force: true });
     expect(listed.split(' ')[1]).toBe(fingerprint(key));
+  });
+});
+
+describe('sshd tests › run, skip or fail', () => {
+  it('run with sshd, skip without it, and fail without it when VIRTUAL_EXPORTERS_REQUIRE_SSHD=1', () => {
+    expect(sshdMode(true, {})).toBe('run');
+    expect(sshdMode(true, { VIRTUAL_EXPORTERS_REQUIRE_SSHD: '1' })).toBe('run');
+    expect(sshdMode(false, {})).toBe('skip');
+    expect(sshdMode(false, { VIRTUAL_EXPORTERS_REQUIRE_SSHD: '0' })).toBe('skip');
+    expect(sshdMode(false, { VIRTUAL_EXPORTERS_REQUIRE_SSHD: '1' })).toBe('fail');
   });
 });
