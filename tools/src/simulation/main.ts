@@ -27,6 +27,7 @@ interface CliOptions {
   chaosSeconds: number;
   out?: string;
   trace?: string;
+  traceFailures?: string;
 }
 
 type WorkerMessage = { readonly seed: number; readonly options: SeedOptions };
@@ -97,6 +98,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--chaos-seconds <n>', 'cluster seconds of operations and faults per seed', integer(1), 60)
     .option('--out <file>', 'write the summary as JSON')
     .option('--trace <file>', "with --seed: write the seed's timeline and the controller's debug log")
+    .option(
+      '--trace-failures <dir>',
+      "write each failing seed's timeline and the controller's info log to <dir>/seed-<n>.trace",
+    )
     .exitOverride();
   program.parse(argv, { from: 'user' });
   const cli = program.opts<CliOptions>();
@@ -107,6 +112,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     speedUp: cli.speedUp,
     chaosMs: cli.chaosSeconds * 1000,
     ...(cli.trace !== undefined ? { traceFile: cli.trace } : {}),
+    ...(cli.traceFailures !== undefined ? { traceFailuresDir: cli.traceFailures } : {}),
   };
   const extra = [
     ...(cli.speedUp !== 50 ? ['--speed-up', String(cli.speedUp)] : []),

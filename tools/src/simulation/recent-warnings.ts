@@ -7,6 +7,11 @@ import type { Clock } from 'virtual-exporters-test-cluster';
 
 /** Warnings kept: enough to see a repeating one and what came before it. */
 const KEPT = 6;
+/** The controller logs levels by label (pino's numbers, 40 and up, from other loggers). */
+const isWarning = (level: unknown): boolean =>
+  level === undefined ||
+  (typeof level === 'number' ? level >= 40 : ['warn', 'error', 'fatal'].includes(String(level)));
+
 /** Characters of one warning in a violation message. */
 const SHOWN = 300;
 
@@ -19,6 +24,7 @@ interface Warning {
 function summary(line: string): string | undefined {
   try {
     const entry = JSON.parse(line) as {
+      level?: number | string;
       msg?: string;
       exporterset?: string;
       namespace?: string;
@@ -26,6 +32,8 @@ function summary(line: string): string | undefined {
       err?: { message?: string };
       failure?: { reason?: string; message?: string };
     };
+    // Lines below warn (when the log also feeds a failure trace) are not warnings.
+    if (!isWarning(entry.level)) return undefined;
     const about = entry.exporterset ?? entry.resource;
     const detail =
       entry.err?.message ?? (entry.failure ? `${entry.failure.reason}: ${entry.failure.message}` : '');

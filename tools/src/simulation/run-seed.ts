@@ -37,7 +37,8 @@ import { planLab, SHARED_LABEL, type LabOperation, type LabPlan, type LabPlanOpt
 import { refusalSteps } from './refusals';
 import { startTimeline } from './timeline';
 import { RecentWarnings } from './recent-warnings';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 export const SIM_NAMESPACE = 'lab';
 const CONTROLLER = 'controller';
@@ -62,6 +63,12 @@ export interface SeedOptions extends LabPlanOptions {
    * on cluster time, to this file: for reading how a failing seed failed.
    */
   readonly traceFile?: string;
+  /**
+   * Records every seed's timeline (with the controller's info log, cheaper than a trace's debug log)
+   * and writes it to `<dir>/seed-<n>.trace` when the seed fails: a failure that depends on the
+   * machine's load seldom fails again alone, so the run keeps what it saw.
+   */
+  readonly traceFailuresDir?: string;
 }
 
 export interface SeedResult {
@@ -191,17 +198,28 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const faultHits: Record<string, number> = {};
   const countFault = (kind: string, n: number) => (faultHits[kind] = (faultHits[kind] ?? 0) + n);
   const traced: string[] = [];
-  const timeline = options.traceFile
-    ? startTimeline(cluster, SIM_NAMESPACE, { write: (line) => traced.push(line) })
-    : undefined;
-  // Without a trace or a log destination, the controller's warnings are kept (the last few, on
-  // cluster time) so a seed that does not converge says what the controller last complained of.
+  const timeline =
+    options.traceFile !== undefined || options.traceFailuresDir !== undefined
+      ? startTimeline(cluster, SIM_NAMESPACE, { write: (line) => traced.push(line) })
+      : undefined;
+  // Without a log destination, the controller's warnings are kept (the last few, on cluster time)
+  // so a seed that does not converge says what the controller last complained of.
   const warnings = new RecentWarnings(cluster.clock);
-  const logLevel = timeline ? 'debug' : (options.logLevel ?? (options.logDestination ? 'silent' : 'warn'));
+  const logLevel =
+    options.traceFile !== undefined
+      ? 'debug'
+      : timeline
+        ? 'info'
+        : (options.logLevel ?? (options.logDestination ? 'silent' : 'warn'));
   const logger = createLogger({
     level: logLevel,
     destination: timeline
-      ? { write: (line: string) => timeline.note(`log ${line.trimEnd()}`) }
+      ? {
+          write: (line: string) => {
+            timeline.note(`log ${line.trimEnd()}`);
+            warnings.write(line);
+          },
+        }
       : (options.logDestination ?? warnings),
   });
   let manager: Manager | undefined;
@@ -511,11 +529,19 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     await stopController();
     monitor.stop();
     clockMonitor.stop();
-    if (timeline && options.traceFile) {
-      for (const v of [...monitor.violations, ...clockMonitor.violations, ...violations])
-        traced.push(`${timeline.stampOf(v.at)} VIOLATION [${v.invariant}] ${v.message}\n`);
+    if (timeline) {
+      const all = [...monitor.violations, ...clockMonitor.violations, ...violations];
+      for (const v of all) traced.push(`${timeline.stampOf(v.at)} VIOLATION [${v.invariant}] ${v.message}\n`);
       timeline.stop();
-      writeFileSync(options.traceFile, traced.join(''));
+      const file =
+        options.traceFile ??
+        (all.length > 0 && options.traceFailuresDir !== undefined
+          ? join(options.traceFailuresDir, `seed-${seed}.trace`)
+          : undefined);
+      if (file !== undefined) {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, traced.join(''));
+      }
     }
     await cluster.stop();
   }

@@ -24,6 +24,8 @@ describe('simulation › recent warnings', () => {
     clock.advance(1_500);
     warnings.write(line({ resource: 'exportersets', msg: 'informer error', err: { message: 'HTTP 503' } }));
     warnings.write('not json');
+    // An info line (the log also feeds a failure trace) is no warning.
+    warnings.write(`${JSON.stringify({ level: 'info', exporterset: 'set-2', msg: 'applied' })}\n`);
     expect(warnings.count()).toBe(3);
     expect(warnings.since(5_000)).toBe(
       ". The controller's last warnings after the faults stopped: [+0.0 s] set-1: replica failure (FailedPatch: a b); [+1.5 s] exportersets: informer error (HTTP 503)",

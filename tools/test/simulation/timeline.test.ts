@@ -3,7 +3,7 @@
  * the invariants read, and the controller's log, on cluster seconds since the start.
  */
 import { describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSeed } from '../../src/simulation/run-seed';
@@ -22,5 +22,20 @@ describe('simulation › timeline', () => {
     expect(lines.some((l) => / NOTE {5}log \{"level":"info"/.test(l))).toBe(true);
     const times = lines.map((l) => Number(/^ *(\d+\.\d{3})s /.exec(l)?.[1]));
     expect(times.every((t) => Number.isFinite(t))).toBe(true);
+  });
+
+  it('--trace-failures writes the timeline of a failing seed, and nothing for a passing one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trace-failures-'));
+    // No time to settle: the seed cannot converge, which is a violation.
+    const failing = await runSeed(4, { chaosMs: 5_000, settleTimeoutMs: 1, traceFailuresDir: dir });
+    expect(failing.violations.map((v) => v.invariant)).toContain('convergence');
+    const lines = readFileSync(join(dir, 'seed-4.trace'), 'utf8').trimEnd().split('\n');
+    expect(lines.some((l) => / VIOLATION \[convergence\] not converged/.test(l))).toBe(true);
+    expect(lines.some((l) => / NOTE {5}log \{"level":"info"/.test(l))).toBe(true);
+    expect(lines.some((l) => / NOTE {5}log \{"level":"debug"/.test(l))).toBe(false);
+
+    const passing = await runSeed(5, { chaosMs: 5_000, traceFailuresDir: dir });
+    expect(passing.violations).toEqual([]);
+    expect(existsSync(join(dir, 'seed-5.trace'))).toBe(false);
   });
 });
