@@ -10,7 +10,7 @@ import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from
 const NAMESPACE = 'jumpstarter';
 
 /** The provisioners the installed controller runs: one Deployment each. */
-export const PROVISIONERS = ['qemu.jumpstarter.dev'];
+export const PROVISIONERS = ['qemu.jumpstarter.dev', 'corellium.jumpstarter.dev'];
 
 /** The controller for the pools of PoolsChart, installed once per cluster. */
 class ControllerChart extends Chart {
@@ -24,7 +24,7 @@ class ControllerChart extends Chart {
   }
 }
 
-/** The QEMU pools of JEP-0014, plus one QemuPool showing the short form: all served. */
+/** The QEMU and Corellium pools of JEP-0014, plus one QemuPool showing the short form: all served. */
 class PoolsChart extends Chart {
   constructor(scope: Construct, id: string) {
     super(scope, id, { namespace: NAMESPACE });
@@ -82,12 +82,26 @@ class PoolsChart extends Chart {
       maxReplicas: 10,
       scaleDownCooldown: Duration.minutes(10),
     });
+
+    // Corellium cloud devices (corellium.jumpstarter.dev): a class only, as in the JEP, its credentials
+    // (Secret corellium-creds, key "token") on the class; a set naming it gets cloud devices on demand.
+    new VirtualTargetClass(this, 'CorelliumKronos', {
+      metadata: { name: 'corellium-kronos' },
+      provisioner: 'corellium.jumpstarter.dev',
+      credentialsSecretName: 'corellium-creds',
+      bindingMode: 'WaitForFirstConsumer',
+      reclaimPolicy: 'Delete',
+      parameters: {
+        api: { host: 'app.corellium.com', projectId: '778f00af-5e9b-40e6-8e7f-c4f14b632e9c' },
+        device: { flavor: 'kronos', os: '1.1.1', build: 'Critical Application Monitor (Baremetal)' },
+      },
+    });
   }
 }
 
 /**
  * NOT SERVED by this version: the JEP's pools whose provisioners no controller of this version runs
- * (only qemu.jumpstarter.dev runs today). The objects are valid, and a cluster accepts them, but no
+ * (qemu.jumpstarter.dev and corellium.jumpstarter.dev run today). The objects are valid, and a cluster accepts them, but no
  * instances are created for them until a controller for their provisioner runs; `npm run lab` says so.
  * Keep them out of a cluster that has no such controller, or apply them to show the API.
  */
@@ -112,19 +126,6 @@ class UnservedPoolsChart extends Chart {
           { type: 'jumpstarter_driver_android.driver.AdbDriver' },
           { type: 'jumpstarter_driver_power.driver.EmulatorPower' },
         ],
-      },
-    });
-
-    // Corellium cloud devices (corellium.jumpstarter.dev): a class only, its credentials on the class.
-    new VirtualTargetClass(this, 'CorelliumKronos', {
-      metadata: { name: 'corellium-kronos' },
-      provisioner: 'corellium.jumpstarter.dev',
-      credentialsSecretName: 'corellium-creds',
-      bindingMode: 'WaitForFirstConsumer',
-      reclaimPolicy: 'Delete',
-      parameters: {
-        api: { host: 'app.corellium.com', projectId: '778f00af-5e9b-40e6-8e7f-c4f14b632e9c' },
-        device: { flavor: 'kronos', os: '1.1.1', build: 'Critical Application Monitor (Baremetal)' },
       },
     });
 

@@ -1,3 +1,5 @@
 export * from './provisioner';
 export * from './registry';
 export * from './qemu';
+export * from './common';
+export * from './corellium';

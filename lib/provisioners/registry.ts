@@ -1,9 +1,10 @@
 import { ProvisionerNames } from '../api';
+import { corelliumProvisioner } from './corellium/provisioner';
 import type { Provisioner } from './provisioner';
 import { qemuProvisioner } from './qemu/provisioner';
 
 /** The provisioners this version implements. */
-export const builtinProvisioners: readonly Provisioner[] = [qemuProvisioner];
+export const builtinProvisioners: readonly Provisioner[] = [qemuProvisioner, corelliumProvisioner];
 
 /**
  * Provisioner names from the JEP that this version knows but does not implement yet. Classes and sets
@@ -12,7 +13,6 @@ export const builtinProvisioners: readonly Provisioner[] = [qemuProvisioner];
  */
 export const RESERVED_PROVISIONERS: readonly string[] = [
   ProvisionerNames.qemuBaremetal,
-  ProvisionerNames.corellium,
   ProvisionerNames.android,
   ProvisionerNames.ec2,
 ];

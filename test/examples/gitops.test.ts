@@ -28,8 +28,8 @@ describe('examples/gitops', () => {
     expect(names('VirtualTargetClass')).toEqual([
       'qemu-rpi4',
       'x86-64-ci',
-      'android-pixel7',
       'corellium-kronos',
+      'android-pixel7',
       'qcom-sa8295-baremetal',
     ]);
     expect(names('ExporterSet')).toEqual([
@@ -38,7 +38,10 @@ describe('examples/gitops', () => {
       'pixel7-emulator',
       'qcom-sa8295-hifi',
     ]);
-    expect(names('Deployment')).toEqual(['exporter-set-controller-qemu']);
+    expect(names('Deployment')).toEqual([
+      'exporter-set-controller-qemu',
+      'exporter-set-controller-corellium',
+    ]);
   });
 
   it('imports the library by its package name, as an application does', () => {
@@ -69,11 +72,7 @@ describe('examples/gitops', () => {
 
     it('keeps the other pools apart, in unserved-pools.k8s.yaml: no controller of this version runs them', () => {
       const unserved = provisionersOf(charts['unserved-pools']);
-      expect(unserved.sort()).toEqual([
-        'android.jumpstarter.dev',
-        'corellium.jumpstarter.dev',
-        'qemu-baremetal.jumpstarter.dev',
-      ]);
+      expect(unserved.sort()).toEqual(['android.jumpstarter.dev', 'qemu-baremetal.jumpstarter.dev']);
       expect(unserved.filter((p) => deployed.includes(p) || getProvisioner(p) !== undefined)).toEqual([]);
     });
 

@@ -7,6 +7,7 @@ import {
   isReservedProvisioner,
   knownProvisionerNames,
   qemuProvisioner,
+  corelliumProvisioner,
   registerProvisioner,
   type Provisioner,
 } from '../../lib/provisioners';
@@ -21,15 +22,15 @@ function plugin(name: string): Provisioner {
 }
 
 describe('provisioner registry', () => {
-  it('has the QEMU provisioner built in', () => {
-    expect(builtinProvisioners).toEqual([qemuProvisioner]);
+  it('has the QEMU and Corellium provisioners built in', () => {
+    expect(builtinProvisioners).toEqual([qemuProvisioner, corelliumProvisioner]);
     expect(getProvisioner('qemu.jumpstarter.dev')).toBe(qemuProvisioner);
+    expect(getProvisioner('corellium.jumpstarter.dev')).toBe(corelliumProvisioner);
   });
 
   it('reserves the JEP provisioners it does not implement yet', () => {
     expect([...RESERVED_PROVISIONERS].sort()).toEqual([
       'android.jumpstarter.dev',
-      'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
     ]);
@@ -43,9 +44,9 @@ describe('provisioner registry', () => {
 
   it('knows implemented names first, then reserved ones', () => {
     expect(knownProvisionerNames()).toEqual([
+      'corellium.jumpstarter.dev',
       'qemu.jumpstarter.dev',
       'android.jumpstarter.dev',
-      'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
     ]);
@@ -80,10 +81,10 @@ describe('provisioner registry', () => {
     registry.register(ec2);
     expect(registry.get('ec2.jumpstarter.dev')).toBe(ec2);
     expect(registry.knownNames()).toEqual([
+      'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
       'qemu.jumpstarter.dev',
       'android.jumpstarter.dev',
-      'corellium.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
     ]);
     expect(getProvisioner('ec2.jumpstarter.dev')).toBeUndefined();
