@@ -11,10 +11,7 @@ import { synth, testChart } from '../support/synth';
 
 const PROJECT_ID = '778f00af-5e9b-40e6-8e7f-c4f14b632e9c';
 
-function corelliumPool(
-  setParameters?: JsonObject,
-  drivers: { name?: string; type: string }[] = [],
-) {
+function corelliumPool(setParameters?: JsonObject, drivers: { name?: string; type: string }[] = []) {
   const chart = testChart('lab');
   const cls = new VirtualTargetClass(chart, 'Kronos', {
     metadata: { name: 'corellium-kronos' },
