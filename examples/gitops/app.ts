@@ -10,7 +10,7 @@ import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from
 const NAMESPACE = 'jumpstarter';
 
 /** The provisioners the installed controller runs: one Deployment each. */
-export const PROVISIONERS = ['qemu.jumpstarter.dev', 'corellium.jumpstarter.dev'];
+export const PROVISIONERS = ['qemu.jumpstarter.dev', 'corellium.jumpstarter.dev', 'android.jumpstarter.dev'];
 
 /** The controller for the pools of PoolsChart, installed once per cluster. */
 class ControllerChart extends Chart {
@@ -24,7 +24,7 @@ class ControllerChart extends Chart {
   }
 }
 
-/** The QEMU and Corellium pools of JEP-0014, plus one QemuPool showing the short form: all served. */
+/** The QEMU, Corellium and Android pools of JEP-0014, plus one QemuPool showing the short form: all served. */
 class PoolsChart extends Chart {
   constructor(scope: Construct, id: string) {
     super(scope, id, { namespace: NAMESPACE });
@@ -96,18 +96,6 @@ class PoolsChart extends Chart {
         device: { flavor: 'kronos', os: '1.1.1', build: 'Critical Application Monitor (Baremetal)' },
       },
     });
-  }
-}
-
-/**
- * NOT SERVED by this version: the JEP's pools whose provisioners no controller of this version runs
- * (qemu.jumpstarter.dev and corellium.jumpstarter.dev run today). The objects are valid, and a cluster accepts them, but no
- * instances are created for them until a controller for their provisioner runs; `npm run lab` says so.
- * Keep them out of a cluster that has no such controller, or apply them to show the API.
- */
-class UnservedPoolsChart extends Chart {
-  constructor(scope: Construct, id: string) {
-    super(scope, id, { namespace: NAMESPACE });
 
     // Android emulators (android.jumpstarter.dev), meant to be fully on demand.
     const pixel7 = new VirtualTargetClass(this, 'AndroidPixel7', {
@@ -128,6 +116,18 @@ class UnservedPoolsChart extends Chart {
         ],
       },
     });
+  }
+}
+
+/**
+ * NOT SERVED by this version: the JEP's pools whose provisioners no controller of this version runs
+ * (the qemu, corellium and android provisioners run today). The objects are valid, and a cluster accepts them, but no
+ * instances are created for them until a controller for their provisioner runs; `npm run lab` says so.
+ * Keep them out of a cluster that has no such controller, or apply them to show the API.
+ */
+class UnservedPoolsChart extends Chart {
+  constructor(scope: Construct, id: string) {
+    super(scope, id, { namespace: NAMESPACE });
 
     // SA8295 automotive boards emulated on bare-metal lab hosts, outside the cluster
     // (qemu-baremetal.jumpstarter.dev, the JEP's name; upstream calls it qemu-ssh.jumpstarter.dev).

@@ -3,3 +3,4 @@ export * from './registry';
 export * from './qemu';
 export * from './common';
 export * from './corellium';
+export * from './android';

@@ -1,10 +1,15 @@
 import { ProvisionerNames } from '../api';
+import { androidProvisioner } from './android/provisioner';
 import { corelliumProvisioner } from './corellium/provisioner';
 import type { Provisioner } from './provisioner';
 import { qemuProvisioner } from './qemu/provisioner';
 
 /** The provisioners this version implements. */
-export const builtinProvisioners: readonly Provisioner[] = [qemuProvisioner, corelliumProvisioner];
+export const builtinProvisioners: readonly Provisioner[] = [
+  qemuProvisioner,
+  corelliumProvisioner,
+  androidProvisioner,
+];
 
 /**
  * Provisioner names from the JEP that this version knows but does not implement yet. Classes and sets
@@ -13,7 +18,6 @@ export const builtinProvisioners: readonly Provisioner[] = [qemuProvisioner, cor
  */
 export const RESERVED_PROVISIONERS: readonly string[] = [
   ProvisionerNames.qemuBaremetal,
-  ProvisionerNames.android,
   ProvisionerNames.ec2,
 ];
 

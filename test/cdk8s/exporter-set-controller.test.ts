@@ -234,7 +234,7 @@ describe('ExporterSetController', () => {
     it.each([
       [
         { provisioners: ['ec2.jumpstarter.dev'] },
-        '[test/C] invalid ExporterSetController: provisioners[0]="ec2.jumpstarter.dev": is not a provisioner the controller implements; use one of: corellium.jumpstarter.dev, qemu.jumpstarter.dev',
+        '[test/C] invalid ExporterSetController: provisioners[0]="ec2.jumpstarter.dev": is not a provisioner the controller implements; use one of: android.jumpstarter.dev, corellium.jumpstarter.dev, qemu.jumpstarter.dev',
       ],
       [
         { provisioners: [] },

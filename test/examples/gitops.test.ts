@@ -41,6 +41,7 @@ describe('examples/gitops', () => {
     expect(names('Deployment')).toEqual([
       'exporter-set-controller-qemu',
       'exporter-set-controller-corellium',
+      'exporter-set-controller-android',
     ]);
   });
 
@@ -72,7 +73,7 @@ describe('examples/gitops', () => {
 
     it('keeps the other pools apart, in unserved-pools.k8s.yaml: no controller of this version runs them', () => {
       const unserved = provisionersOf(charts['unserved-pools']);
-      expect(unserved.sort()).toEqual(['android.jumpstarter.dev', 'qemu-baremetal.jumpstarter.dev']);
+      expect(unserved.sort()).toEqual(['qemu-baremetal.jumpstarter.dev']);
       expect(unserved.filter((p) => deployed.includes(p) || getProvisioner(p) !== undefined)).toEqual([]);
     });
 

@@ -8,6 +8,7 @@ import {
   knownProvisionerNames,
   qemuProvisioner,
   corelliumProvisioner,
+  androidProvisioner,
   registerProvisioner,
   type Provisioner,
 } from '../../lib/provisioners';
@@ -22,15 +23,15 @@ function plugin(name: string): Provisioner {
 }
 
 describe('provisioner registry', () => {
-  it('has the QEMU and Corellium provisioners built in', () => {
-    expect(builtinProvisioners).toEqual([qemuProvisioner, corelliumProvisioner]);
+  it('has the QEMU, Corellium and Android provisioners built in', () => {
+    expect(builtinProvisioners).toEqual([qemuProvisioner, corelliumProvisioner, androidProvisioner]);
+    expect(getProvisioner('android.jumpstarter.dev')).toBe(androidProvisioner);
     expect(getProvisioner('qemu.jumpstarter.dev')).toBe(qemuProvisioner);
     expect(getProvisioner('corellium.jumpstarter.dev')).toBe(corelliumProvisioner);
   });
 
   it('reserves the JEP provisioners it does not implement yet', () => {
     expect([...RESERVED_PROVISIONERS].sort()).toEqual([
-      'android.jumpstarter.dev',
       'ec2.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
     ]);
@@ -44,9 +45,9 @@ describe('provisioner registry', () => {
 
   it('knows implemented names first, then reserved ones', () => {
     expect(knownProvisionerNames()).toEqual([
+      'android.jumpstarter.dev',
       'corellium.jumpstarter.dev',
       'qemu.jumpstarter.dev',
-      'android.jumpstarter.dev',
       'ec2.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
     ]);
@@ -81,10 +82,10 @@ describe('provisioner registry', () => {
     registry.register(ec2);
     expect(registry.get('ec2.jumpstarter.dev')).toBe(ec2);
     expect(registry.knownNames()).toEqual([
+      'android.jumpstarter.dev',
       'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
       'qemu.jumpstarter.dev',
-      'android.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
     ]);
     expect(getProvisioner('ec2.jumpstarter.dev')).toBeUndefined();

@@ -130,7 +130,7 @@ export const INVALID_PROPS: readonly InvalidPropsCase[] = [
     props: {},
     classProps: { metadata: { name: 'c' }, provisioner: 'foo.example.com' },
     lines: [
-      'virtualTargetClass="c": VirtualTargetClass "c" uses provisioner "foo.example.com", which is not known; known provisioners: corellium.jumpstarter.dev, qemu.jumpstarter.dev, android.jumpstarter.dev, ec2.jumpstarter.dev, qemu-baremetal.jumpstarter.dev',
+      'virtualTargetClass="c": VirtualTargetClass "c" uses provisioner "foo.example.com", which is not known; known provisioners: android.jumpstarter.dev, corellium.jumpstarter.dev, qemu.jumpstarter.dev, ec2.jumpstarter.dev, qemu-baremetal.jumpstarter.dev',
     ],
   },
   {
@@ -199,7 +199,7 @@ export const INVALID_PROPS: readonly InvalidPropsCase[] = [
     construct: 'ExporterSetController',
     props: { provisioners: ['ec2.jumpstarter.dev'] },
     lines: [
-      'provisioners[0]="ec2.jumpstarter.dev": is not a provisioner the controller implements; use one of: corellium.jumpstarter.dev, qemu.jumpstarter.dev',
+      'provisioners[0]="ec2.jumpstarter.dev": is not a provisioner the controller implements; use one of: android.jumpstarter.dev, corellium.jumpstarter.dev, qemu.jumpstarter.dev',
     ],
   },
   {

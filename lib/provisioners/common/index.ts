@@ -8,3 +8,4 @@ export {
   type InstancePodParts,
 } from './exporter-pod';
 export * from './render';
+export * from './implicit-driver';

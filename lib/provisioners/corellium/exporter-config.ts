@@ -1,9 +1,8 @@
-import type { DriverConfig, JsonObject } from '../../api';
-import { deriveDriverName } from '../../core/drivers';
+import { ProvisionerNames, type DriverConfig, type JsonObject } from '../../api';
 import type { ValidationIssue } from '../../core/issue';
+import { addedDriverCollisions, type AddedDriver } from '../common/implicit-driver';
 import type { ExportProfile, ExporterConfigInput } from '../qemu/exporter-config';
 import { isPlainObject } from '../qemu/plain-object';
-import { driverEntries, driverNamePath } from '../qemu/tcp-driver';
 import { CORELLIUM_DRIVER_TYPE, DEFAULT_CORELLIUM_DRIVER_NAME } from './constants';
 
 export function isCorelliumDriver(driver: DriverConfig): boolean {
@@ -32,36 +31,20 @@ export function withCorelliumDefaults(config: JsonObject, input: ExporterConfigI
   return out;
 }
 
-/** The message for a user driver that would clash with the `corellium` driver the provisioner adds. */
-export function corelliumDriverCollisionMessage(driver: DriverConfig): string {
-  const origin = typeof driver.name === 'string' ? '' : 'named after its ';
-  const what =
-    typeof driver.type === 'string' && driver.type.length > 0
-      ? ` (${origin}type ${driver.type})`
-      : typeof driver.ref === 'string' && driver.ref.length > 0
-        ? ` (${origin}ref ${driver.ref})`
-        : '';
-  return (
-    `driver "${DEFAULT_CORELLIUM_DRIVER_NAME}"${what} takes the name of the driver corellium.jumpstarter.dev ` +
-    `adds to create the cloud device when the template has no ${CORELLIUM_DRIVER_TYPE} driver; rename ` +
-    `this driver, or add your own ${CORELLIUM_DRIVER_TYPE} driver so none is added`
-  );
-}
+/** The `corellium` driver the provisioner adds when the template has no Corellium driver. */
+export const ADDED_CORELLIUM_DRIVER: AddedDriver = {
+  provisioner: ProvisionerNames.corellium,
+  name: DEFAULT_CORELLIUM_DRIVER_NAME,
+  type: CORELLIUM_DRIVER_TYPE,
+  purpose: 'to create the cloud device',
+};
 
 /**
  * Without a Corellium driver the provisioner adds one named `corellium`; a user driver already called
  * `corellium` (given or derived) would be silently shadowed, so it is reported instead.
  */
 export function corelliumDriverCollisions(drivers: unknown): ValidationIssue[] {
-  const entries = driverEntries(drivers);
-  if (entries.some(({ driver }) => isCorelliumDriver(driver))) return [];
-  return entries
-    .filter(({ driver }) => deriveDriverName(driver) === DEFAULT_CORELLIUM_DRIVER_NAME)
-    .map(({ index, driver }) => {
-      const path = driverNamePath(index, driver);
-      const field = path.slice(path.lastIndexOf('.') + 1) as 'name' | 'type' | 'ref';
-      return { path, value: driver[field], message: corelliumDriverCollisionMessage(driver) };
-    });
+  return addedDriverCollisions(ADDED_CORELLIUM_DRIVER, drivers);
 }
 
 /**

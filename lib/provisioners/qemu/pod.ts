@@ -16,7 +16,7 @@ import {
   SHARED_VOLUME_NAME,
 } from './constants';
 import { resolveImages } from './images';
-import type { RenderedContainer, RenderedPod, RenderedVolumeMount } from './kube';
+import type { RenderedContainer, RenderedEnvVar, RenderedPod, RenderedVolumeMount } from './kube';
 import { kvmParameter, runtimeResources } from './kvm';
 import { sharedVolumeSizeLimit } from './shared-volume';
 
@@ -46,10 +46,30 @@ export const sharedMount = (): RenderedVolumeMount => ({
  * What every instance Pod shares is in common/exporter-pod.ts.
  */
 export function buildQemuPod(input: QemuPodInput): RenderedPod {
+  return buildRuntimePod(input, {});
+}
+
+/** What a provisioner with the QEMU Pod layout changes in it. */
+export interface RuntimePodOptions {
+  /** @default the QEMU runtime image */
+  readonly defaultRuntimeImage?: string;
+  /** Environment of the runtime sidecar, after its log fields. */
+  readonly runtimeEnv?: readonly RenderedEnvVar[];
+}
+
+/**
+ * The QEMU Pod layout (see {@link buildQemuPod}) with another runtime: the default runtime image and
+ * extra runtime environment are the provisioner's; everything else is the same.
+ */
+export function buildRuntimePod(input: QemuPodInput, options: RuntimePodOptions): RenderedPod {
   const { exporterSet, virtualTargetClass, exporter } = input;
   const name = exporter.metadata?.name ?? '';
   const namespace = exporter.metadata?.namespace ?? exporterSet.metadata?.namespace;
-  const images = resolveImages(virtualTargetClass.spec?.images, exporterSet.spec?.images);
+  const images = resolveImages(
+    virtualTargetClass.spec?.images,
+    exporterSet.spec?.images,
+    options.defaultRuntimeImage,
+  );
   const scheduling = virtualTargetClass.spec?.scheduling;
 
   const copyExec: RenderedContainer = {
@@ -69,6 +89,7 @@ export function buildQemuPod(input: QemuPodInput): RenderedPod {
         name: QemuEnvNames.execLogFields,
         value: `component=exporter,exporter=${name},namespace=${namespace ?? ''}`,
       },
+      ...clone([...(options.runtimeEnv ?? [])]),
     ],
     ...withResources(runtimeResources(scheduling?.resources, kvmParameter(input.parameters))),
     securityContext: { runAsUser: RUNTIME_UID, runAsNonRoot: false },

@@ -28,6 +28,7 @@ describe('labManifests of the GitOps example', () => {
     expect(manifests.skipped.map((s) => s.split(' ')[0]).sort()).toEqual([
       'Deployment',
       'Deployment',
+      'Deployment',
       'Role',
       'Role',
       'RoleBinding',
