@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../api';
 import { ValidationError, prefixIssues, type ValidationIssue } from '../../core/issue';
-import type { InstanceInput, RenderedInstance } from '../provisioner';
+import type { InstanceInput, Provisioner, RenderedInstance } from '../provisioner';
 import { buildConfigSecret } from '../qemu/config-secret';
 import { buildExporterConfig, type ExportProfile } from '../qemu/exporter-config';
 import type { RenderedPod } from '../qemu/kube';
@@ -67,4 +67,27 @@ export function renderInstance(instance: InstanceInput, recipe: InstanceRecipe):
   const secret = buildConfigSecret({ exporter, exporterSetName, config });
   const pod = recipe.buildPod(instance);
   return { objects: [secret as unknown as JsonObject, pod as unknown as JsonObject] };
+}
+
+/** What an in-cluster provisioner is made of: its name and its recipe. */
+export interface PodProvisionerSpec extends Omit<InstanceRecipe, 'validate'> {
+  readonly name: string;
+  /** Runs at synth time (with the set's drivers as context) and, without context, in `render`. */
+  readonly validate: Provisioner['validate'];
+}
+
+/**
+ * A provisioner whose instances are a config Secret and a Pod, both owned by the Exporter: `render`
+ * is {@link renderInstance} with the spec's recipe, and `cleanup` has nothing to do, since deleting the
+ * Exporter garbage-collects both.
+ */
+export function podProvisioner(spec: PodProvisionerSpec): Provisioner {
+  const { name, validate, ...recipe } = spec;
+  return {
+    name,
+    validate,
+    render: (instance) =>
+      renderInstance(instance, { ...recipe, validate: (parameters) => validate(parameters) }),
+    async cleanup(): Promise<void> {},
+  };
 }

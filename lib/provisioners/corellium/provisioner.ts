@@ -1,7 +1,7 @@
 import { ProvisionerNames } from '../../api';
 import type { ValidationIssue } from '../../core/issue';
-import { renderInstance } from '../common/render';
-import type { InstanceInput, Provisioner, RenderedInstance } from '../provisioner';
+import { podProvisioner } from '../common/render';
+import type { InstanceInput, Provisioner } from '../provisioner';
 import { CORELLIUM_TOKEN_KEY } from './constants';
 import { CORELLIUM_EXPORT_PROFILE } from './exporter-config';
 import { buildCorelliumPod } from './pod';
@@ -25,24 +25,13 @@ function credentialIssues(instance: InstanceInput): ValidationIssue[] {
  * the exporter, whose Corellium driver creates the cloud device on power on and destroys it on power
  * off. `render` refuses (ValidationError) invalid merged parameters, driver problems, a class without
  * credentials, and an Exporter without uid, endpoint or token, as `qemu.jumpstarter.dev` does.
+ * `cleanup` has nothing to do in the cluster (the Exporter owns the Pod and Secret); the cloud device
+ * is the driver's: it creates it on power on and destroys it on power off.
  */
-export const corelliumProvisioner: Provisioner = {
+export const corelliumProvisioner: Provisioner = podProvisioner({
   name: ProvisionerNames.corellium,
-
   validate: validateCorelliumParameters,
-
-  render(instance: InstanceInput): RenderedInstance {
-    return renderInstance(instance, {
-      validate: (parameters) => validateCorelliumParameters(parameters),
-      profile: CORELLIUM_EXPORT_PROFILE,
-      issues: credentialIssues,
-      buildPod: buildCorelliumPod,
-    });
-  },
-
-  /**
-   * Nothing to do in the cluster: the Pod and Secret are owned by the Exporter and garbage-collected
-   * with it. The cloud device is the driver's: it creates it on power on and destroys it on power off.
-   */
-  async cleanup(): Promise<void> {},
-};
+  profile: CORELLIUM_EXPORT_PROFILE,
+  issues: credentialIssues,
+  buildPod: buildCorelliumPod,
+});

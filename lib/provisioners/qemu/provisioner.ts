@@ -1,6 +1,6 @@
 import { ProvisionerNames } from '../../api';
-import { renderInstance } from '../common/render';
-import type { InstanceInput, Provisioner, RenderedInstance } from '../provisioner';
+import { podProvisioner } from '../common/render';
+import type { Provisioner } from '../provisioner';
 import { QEMU_EXPORT_PROFILE } from './exporter-config';
 import { buildQemuPod } from './pod';
 import { validateQemuParameters } from './validate';
@@ -10,20 +10,11 @@ import { validateQemuParameters } from './validate';
  * `render` refuses (ValidationError) what `jmp run` could not start with: invalid merged parameters
  * (paths under `parameters`), driver problems (paths under `spec.template.spec.drivers`), and an
  * Exporter without uid, endpoint or token (`jmp run` needs all three, so the Pod comes only after them).
+ * `cleanup` has nothing to do: the Pod and Secret are owned by the Exporter and garbage-collected with it.
  */
-export const qemuProvisioner: Provisioner = {
+export const qemuProvisioner: Provisioner = podProvisioner({
   name: ProvisionerNames.qemu,
-
   validate: validateQemuParameters,
-
-  render(instance: InstanceInput): RenderedInstance {
-    return renderInstance(instance, {
-      validate: (parameters) => validateQemuParameters(parameters),
-      profile: QEMU_EXPORT_PROFILE,
-      buildPod: buildQemuPod,
-    });
-  },
-
-  /** Nothing to do: the Pod and Secret are owned by the Exporter and garbage-collected with it. */
-  async cleanup(): Promise<void> {},
-};
+  profile: QEMU_EXPORT_PROFILE,
+  buildPod: buildQemuPod,
+});
