@@ -7,7 +7,16 @@ import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
 import { resolveProvisionerFlag } from '../../src/provisioner-flag';
-import { NS, createClass, createSet, getSet, instancesOf, scenarioPerTest, until } from './support';
+import {
+  NS,
+  condition,
+  createClass,
+  createSet,
+  getSet,
+  instancesOf,
+  scenarioPerTest,
+  until,
+} from './support';
 
 const startScenario = scenarioPerTest();
 const PROJECT_ID = '778f00af-5e9b-40e6-8e7f-c4f14b632e9c';
@@ -25,6 +34,28 @@ function createCredentials(cluster: TestCluster): void {
 }
 
 describe('corellium.jumpstarter.dev in the controller', () => {
+  it('reports a class without credentials on the set, naming the Secret key to create, and creates no Pod', async () => {
+    const { cluster } = await startScenario({
+      speedUp: 20,
+      controller: { provisioner: resolveProvisionerFlag('corellium.jumpstarter.dev') },
+    });
+    createClass(cluster, 'qemu', {
+      provisioner: 'corellium.jumpstarter.dev',
+      parameters: { api: { host: 'app.corellium.com', projectId: PROJECT_ID }, device: { flavor: 'kronos' } },
+    });
+    createSet(cluster, 'kronos', { minAvailableReplicas: 1, maxReplicas: 2 });
+    await until(
+      'ReplicaFailure',
+      () => condition(getSet(cluster, 'kronos'), 'ReplicaFailure')?.status === 'True',
+    );
+    const failure = condition(getSet(cluster, 'kronos'), 'ReplicaFailure')!;
+    expect(failure.reason).toBe('FailedRender');
+    expect(failure.message).toContain(
+      'virtualTargetClass.spec.credentialsSecretRef: a corellium.jumpstarter.dev class needs credentialsSecretRef',
+    );
+    expect(pods(cluster)).toEqual([]);
+  });
+
   it('fills the warm buffer with exporter-only Pods once the class credentials exist', async () => {
     const { cluster } = await startScenario({
       speedUp: 20,
