@@ -14,21 +14,29 @@ describe('--provisioner flag', () => {
     expect(alias.lifecycle).toBe(ssh.lifecycle);
   });
 
+  it('resolves the Corellium provisioner by name', () => {
+    expect(resolveProvisionerFlag('corellium.jumpstarter.dev').name).toBe('corellium.jumpstarter.dev');
+  });
+
+  it('resolves the Android provisioner by name', () => {
+    expect(resolveProvisionerFlag('android.jumpstarter.dev').name).toBe('android.jumpstarter.dev');
+  });
+
   it('requires a provisioner and lists the known ones', () => {
     expect(() => resolveProvisionerFlag(undefined)).toThrow(
-      /^--provisioner is required; this controller implements: qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev$/,
+      /^--provisioner is required; this controller implements: android\.jumpstarter\.dev, corellium\.jumpstarter\.dev, qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev$/,
     );
   });
 
   it('refuses a provisioner the JEP names but this build does not implement', () => {
-    expect(() => resolveProvisionerFlag('corellium.jumpstarter.dev')).toThrow(
-      /^--provisioner=corellium\.jumpstarter\.dev is not implemented by this controller; use one of: qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev$/,
+    expect(() => resolveProvisionerFlag('ec2.jumpstarter.dev')).toThrow(
+      /^--provisioner=ec2\.jumpstarter\.dev is not implemented by this controller; use one of: android\.jumpstarter\.dev, corellium\.jumpstarter\.dev, qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev$/,
     );
   });
 
   it('rejects an unknown provisioner and lists the known ones', () => {
     expect(() => resolveProvisionerFlag('qemu.example.com')).toThrow(
-      /^--provisioner=qemu\.example\.com is not implemented by this controller; use one of: qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev$/,
+      /^--provisioner=qemu\.example\.com is not implemented by this controller; use one of: android\.jumpstarter\.dev, corellium\.jumpstarter\.dev, qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev$/,
     );
   });
 });

@@ -1,8 +1,7 @@
 // A GitOps repository's cdk8s app: `npm run synth` writes dist/*.k8s.yaml for Argo CD or Flux.
 // It holds the installer and the pools of JEP-0014 (read with our API group):
-// - controller.k8s.yaml: the CRDs and the controller, for the provisioners in PROVISIONERS;
-// - pools.k8s.yaml: pools of those provisioners, which the controller serves;
-// - unserved-pools.k8s.yaml: the JEP's other pools, whose provisioners the installed controller does not run.
+// - controller.k8s.yaml: the CRDs and the controller, one Deployment per provisioner in PROVISIONERS;
+// - pools.k8s.yaml: the pools, every one served by one of those controllers.
 import { App, Chart, Duration, Size } from 'cdk8s';
 import type { Construct } from 'constructs';
 import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from 'virtual-exporters/cdk8s';
@@ -10,7 +9,12 @@ import { ExporterSet, ExporterSetController, QemuPool, VirtualTargetClass } from
 const NAMESPACE = 'jumpstarter';
 
 /** The provisioners the installed controller runs: one Deployment each. */
-export const PROVISIONERS = ['qemu.jumpstarter.dev'];
+export const PROVISIONERS = [
+  'qemu.jumpstarter.dev',
+  'corellium.jumpstarter.dev',
+  'android.jumpstarter.dev',
+  'qemu-baremetal.jumpstarter.dev',
+];
 
 /** The controller for the pools of PoolsChart, installed once per cluster. */
 class ControllerChart extends Chart {
@@ -24,7 +28,7 @@ class ControllerChart extends Chart {
   }
 }
 
-/** The QEMU pools of JEP-0014, plus one QemuPool showing the short form: all served. */
+/** The pools of JEP-0014 (QEMU, Corellium, Android, SA8295 over SSH), plus one QemuPool showing the short form. */
 class PoolsChart extends Chart {
   constructor(scope: Construct, id: string) {
     super(scope, id, { namespace: NAMESPACE });
@@ -82,19 +86,20 @@ class PoolsChart extends Chart {
       maxReplicas: 10,
       scaleDownCooldown: Duration.minutes(10),
     });
-  }
-}
 
-/**
- * NOT SERVED by the installed controller: the JEP's pools whose provisioners it does not run (android and
- * corellium have no controller in this version; qemu-baremetal, an alias of qemu-ssh, has one, but its pool
- * needs real SSH hosts and their key, so the example does not install it). The objects are valid, and a cluster accepts them, but no
- * instances are created for them until a controller for their provisioner runs; `npm run lab` says so.
- * Keep them out of a cluster that has no such controller, or apply them to show the API.
- */
-class UnservedPoolsChart extends Chart {
-  constructor(scope: Construct, id: string) {
-    super(scope, id, { namespace: NAMESPACE });
+    // Corellium cloud devices (corellium.jumpstarter.dev): a class only, as in the JEP, its credentials
+    // (Secret corellium-creds, key "token") on the class; a set naming it gets cloud devices on demand.
+    new VirtualTargetClass(this, 'CorelliumKronos', {
+      metadata: { name: 'corellium-kronos' },
+      provisioner: 'corellium.jumpstarter.dev',
+      credentialsSecretName: 'corellium-creds',
+      bindingMode: 'WaitForFirstConsumer',
+      reclaimPolicy: 'Delete',
+      parameters: {
+        api: { host: 'app.corellium.com', projectId: '778f00af-5e9b-40e6-8e7f-c4f14b632e9c' },
+        device: { flavor: 'kronos', os: '1.1.1', build: 'Critical Application Monitor (Baremetal)' },
+      },
+    });
 
     // Android emulators (android.jumpstarter.dev), meant to be fully on demand.
     const pixel7 = new VirtualTargetClass(this, 'AndroidPixel7', {
@@ -116,21 +121,10 @@ class UnservedPoolsChart extends Chart {
       },
     });
 
-    // Corellium cloud devices (corellium.jumpstarter.dev): a class only, its credentials on the class.
-    new VirtualTargetClass(this, 'CorelliumKronos', {
-      metadata: { name: 'corellium-kronos' },
-      provisioner: 'corellium.jumpstarter.dev',
-      credentialsSecretName: 'corellium-creds',
-      bindingMode: 'WaitForFirstConsumer',
-      reclaimPolicy: 'Delete',
-      parameters: {
-        api: { host: 'app.corellium.com', projectId: '778f00af-5e9b-40e6-8e7f-c4f14b632e9c' },
-        device: { flavor: 'kronos', os: '1.1.1', build: 'Critical Application Monitor (Baremetal)' },
-      },
-    });
-
-    // SA8295 automotive boards emulated on bare-metal lab hosts, outside the cluster
-    // (qemu-baremetal.jumpstarter.dev, the JEP's name; upstream calls it qemu-ssh.jumpstarter.dev).
+    // SA8295 automotive boards emulated on bare-metal lab hosts, outside the cluster, over SSH
+    // (qemu-baremetal.jumpstarter.dev, the JEP's name; upstream calls it qemu-ssh.jumpstarter.dev). The
+    // Secret automotive-lab-ssh holds the key (ssh-privatekey); pin the hosts' keys with `knownHosts`,
+    // or each is trusted on first use and reported in an event.
     const sa8295 = new VirtualTargetClass(this, 'QcomSa8295Baremetal', {
       metadata: { name: 'qcom-sa8295-baremetal' },
       provisioner: 'qemu-baremetal.jumpstarter.dev',
@@ -168,6 +162,5 @@ class UnservedPoolsChart extends Chart {
 export function buildGitopsApp(app: App = new App()): App {
   new ControllerChart(app, 'controller');
   new PoolsChart(app, 'pools');
-  new UnservedPoolsChart(app, 'unserved-pools');
   return app;
 }

@@ -1,4 +1,6 @@
 import { ProvisionerNames } from '../api';
+import { androidProvisioner } from './android/provisioner';
+import { corelliumProvisioner } from './corellium/provisioner';
 import type { Provisioner } from './provisioner';
 import { qemuProvisioner } from './qemu/provisioner';
 import { qemuBaremetalProvisioner, qemuSshProvisioner } from './qemu-ssh/provisioner';
@@ -8,6 +10,8 @@ export const builtinProvisioners: readonly Provisioner[] = [
   qemuProvisioner,
   qemuSshProvisioner,
   qemuBaremetalProvisioner,
+  corelliumProvisioner,
+  androidProvisioner,
 ];
 
 /**
@@ -15,11 +19,7 @@ export const builtinProvisioners: readonly Provisioner[] = [
  * naming them are accepted as they are (no parameter validation), so manifests for another
  * controller's provisioner can be written with this library; a plug-in may still register one.
  */
-export const RESERVED_PROVISIONERS: readonly string[] = [
-  ProvisionerNames.corellium,
-  ProvisionerNames.android,
-  ProvisionerNames.ec2,
-];
+export const RESERVED_PROVISIONERS: readonly string[] = [ProvisionerNames.ec2];
 
 /** A set of provisioners by name. The functions below use one shared instance. */
 export class ProvisionerRegistry {

@@ -54,7 +54,7 @@ function world(options: Partial<KubeletSimulatorOptions> = {}) {
 
   function createPod(
     name: string,
-    extra: { exporter?: boolean; configSecret?: string; envFromSecret?: string } = {},
+    extra: { exporter?: boolean; configSecret?: string; envFromSecret?: string; secretKey?: string[] } = {},
   ): KubeObject {
     return store.create(podRt, NS, {
       apiVersion: 'v1',
@@ -74,6 +74,16 @@ function world(options: Partial<KubeletSimulatorOptions> = {}) {
             name: 'exporter',
             image: EXPORTER_IMAGE,
             ...(extra.envFromSecret ? { envFrom: [{ secretRef: { name: extra.envFromSecret } }] } : {}),
+            ...(extra.secretKey
+              ? {
+                  env: [
+                    {
+                      name: 'API_TOKEN',
+                      valueFrom: { secretKeyRef: { name: extra.secretKey[0], key: extra.secretKey[1] } },
+                    },
+                  ],
+                }
+              : {}),
           },
         ],
         volumes: extra.configSecret
@@ -183,6 +193,31 @@ describe('Pod lifecycle', () => {
 
     w.createSecret('exporter-config-p1', { 'config.yaml': w.config(false) });
     await w.run();
+    expect(w.status('p1').phase).toBe('Running');
+  });
+
+  it('keeps a Pod whose secretKeyRef Secret or key is missing in CreateContainerConfigError until both exist', async () => {
+    const w = world({ bootDelayMs: 10 });
+    w.createPod('p1', { configSecret: 'exporter-config-p1', secretKey: ['class-credentials', 'token'] });
+    w.createSecret('exporter-config-p1', { 'config.yaml': w.config(false) });
+    await w.run(10);
+    expect(w.status('p1').containerStatuses[0].state.waiting).toEqual({
+      reason: 'CreateContainerConfigError',
+      message: 'secret "class-credentials" not found',
+    });
+
+    w.createSecret('class-credentials', { other: 'x' });
+    await w.run(10);
+    expect(w.status('p1').containerStatuses[0].state.waiting).toEqual({
+      reason: 'CreateContainerConfigError',
+      message: "couldn't find key token in Secret lab/class-credentials",
+    });
+
+    const secretRt = w.store.registry.byKind('v1', 'Secret')!;
+    w.store.patch(secretRt, NS, 'class-credentials', 'merge', {
+      data: { token: Buffer.from('t').toString('base64') },
+    });
+    await w.run(10);
     expect(w.status('p1').phase).toBe('Running');
   });
 

@@ -233,8 +233,8 @@ describe('ExporterSetController', () => {
   describe('validation', () => {
     it.each([
       [
-        { provisioners: ['corellium.jumpstarter.dev'] },
-        '[test/C] invalid ExporterSetController: provisioners[0]="corellium.jumpstarter.dev": is not a provisioner the controller implements; use one of: qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev',
+        { provisioners: ['ec2.jumpstarter.dev'] },
+        '[test/C] invalid ExporterSetController: provisioners[0]="ec2.jumpstarter.dev": is not a provisioner the controller implements; use one of: android.jumpstarter.dev, corellium.jumpstarter.dev, qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev',
       ],
       [
         { provisioners: [] },

@@ -252,7 +252,7 @@ describe('ExporterSet construct', () => {
       });
       new ExporterSet(chart, 'Pool', { virtualTargetClass: cls, template });
       expect(() => synth(chart)).toThrow(
-        /\[test\/Pool\] virtualTargetClass="c": VirtualTargetClass "c" uses provisioner "foo\.example\.com", which is not known; known provisioners: qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev, android\.jumpstarter\.dev/,
+        /\[test\/Pool\] virtualTargetClass="c": VirtualTargetClass "c" uses provisioner "foo\.example\.com", which is not known; known provisioners: android\.jumpstarter\.dev, corellium\.jumpstarter\.dev, qemu-baremetal\.jumpstarter\.dev, qemu-ssh\.jumpstarter\.dev, qemu\.jumpstarter\.dev, ec2\.jumpstarter\.dev/,
       );
     });
 

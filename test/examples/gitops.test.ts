@@ -7,7 +7,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PROVISIONERS, buildGitopsApp } from '../../examples/gitops/app';
 import { exporterSetCrd, virtualTargetClassCrd } from '../../lib/crds';
-import { getProvisioner } from '../../lib/provisioners';
 import { admit } from '../support/crd-validator';
 
 /** Every chart's objects, by chart id (the dist/<id>.k8s.yaml file `npm run synth` writes). */
@@ -28,8 +27,8 @@ describe('examples/gitops', () => {
     expect(names('VirtualTargetClass')).toEqual([
       'qemu-rpi4',
       'x86-64-ci',
-      'android-pixel7',
       'corellium-kronos',
+      'android-pixel7',
       'qcom-sa8295-baremetal',
     ]);
     expect(names('ExporterSet')).toEqual([
@@ -38,7 +37,12 @@ describe('examples/gitops', () => {
       'pixel7-emulator',
       'qcom-sa8295-hifi',
     ]);
-    expect(names('Deployment')).toEqual(['exporter-set-controller-qemu']);
+    expect(names('Deployment')).toEqual([
+      'exporter-set-controller-qemu',
+      'exporter-set-controller-corellium',
+      'exporter-set-controller-android',
+      'exporter-set-controller-qemu-baremetal',
+    ]);
   });
 
   it('imports the library by its package name, as an application does', () => {
@@ -67,22 +71,18 @@ describe('examples/gitops', () => {
       expect(served.filter((p) => !deployed.includes(p))).toEqual([]);
     });
 
-    it('keeps the other pools apart, in unserved-pools.k8s.yaml: no controller the example installs runs them', () => {
-      const unserved = provisionersOf(charts['unserved-pools']);
-      expect(unserved.sort()).toEqual([
+    it('serves every pool: no class names a provisioner without a controller', () => {
+      expect(provisionersOf(charts.pools).sort()).toEqual([
         'android.jumpstarter.dev',
         'corellium.jumpstarter.dev',
         'qemu-baremetal.jumpstarter.dev',
-      ]);
-      expect(unserved.filter((p) => deployed.includes(p))).toEqual([]);
-      // qemu-baremetal (qemu-ssh) is implemented, but its pool needs real SSH hosts and their key.
-      expect(unserved.filter((p) => getProvisioner(p) !== undefined)).toEqual([
-        'qemu-baremetal.jumpstarter.dev',
+        'qemu.jumpstarter.dev',
+        'qemu.jumpstarter.dev',
       ]);
     });
 
-    it('has no chart beyond the controller, the served pools and the unserved ones', () => {
-      expect(Object.keys(charts)).toEqual(['controller', 'pools', 'unserved-pools']);
+    it('has no chart beyond the controller and the pools', () => {
+      expect(Object.keys(charts)).toEqual(['controller', 'pools']);
     });
   });
 

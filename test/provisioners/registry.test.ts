@@ -9,6 +9,8 @@ import {
   qemuBaremetalProvisioner,
   qemuProvisioner,
   qemuSshProvisioner,
+  corelliumProvisioner,
+  androidProvisioner,
   registerProvisioner,
   type Provisioner,
 } from '../../lib/provisioners';
@@ -23,21 +25,25 @@ function plugin(name: string): Provisioner {
 }
 
 describe('provisioner registry', () => {
-  it('has the QEMU and QEMU-over-SSH provisioners built in, qemu-baremetal an alias of qemu-ssh', () => {
-    expect(builtinProvisioners).toEqual([qemuProvisioner, qemuSshProvisioner, qemuBaremetalProvisioner]);
+  it('has the QEMU, QEMU-over-SSH, Corellium and Android provisioners built in, qemu-baremetal an alias of qemu-ssh', () => {
+    expect(builtinProvisioners).toEqual([
+      qemuProvisioner,
+      qemuSshProvisioner,
+      qemuBaremetalProvisioner,
+      corelliumProvisioner,
+      androidProvisioner,
+    ]);
     expect(getProvisioner('qemu.jumpstarter.dev')).toBe(qemuProvisioner);
     expect(getProvisioner('qemu-ssh.jumpstarter.dev')).toBe(qemuSshProvisioner);
     const alias = getProvisioner('qemu-baremetal.jumpstarter.dev')!;
     expect(alias.validate).toBe(qemuSshProvisioner.validate);
     expect(alias.lifecycle).toBe(qemuSshProvisioner.lifecycle);
+    expect(getProvisioner('android.jumpstarter.dev')).toBe(androidProvisioner);
+    expect(getProvisioner('corellium.jumpstarter.dev')).toBe(corelliumProvisioner);
   });
 
   it('reserves the JEP provisioners it does not implement yet', () => {
-    expect([...RESERVED_PROVISIONERS].sort()).toEqual([
-      'android.jumpstarter.dev',
-      'corellium.jumpstarter.dev',
-      'ec2.jumpstarter.dev',
-    ]);
+    expect([...RESERVED_PROVISIONERS].sort()).toEqual(['ec2.jumpstarter.dev']);
     for (const name of RESERVED_PROVISIONERS) {
       expect(getProvisioner(name)).toBeUndefined();
       expect(isReservedProvisioner(name)).toBe(true);
@@ -48,11 +54,11 @@ describe('provisioner registry', () => {
 
   it('knows implemented names first, then reserved ones', () => {
     expect(knownProvisionerNames()).toEqual([
+      'android.jumpstarter.dev',
+      'corellium.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
       'qemu-ssh.jumpstarter.dev',
       'qemu.jumpstarter.dev',
-      'android.jumpstarter.dev',
-      'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
     ]);
   });
@@ -86,12 +92,12 @@ describe('provisioner registry', () => {
     registry.register(ec2);
     expect(registry.get('ec2.jumpstarter.dev')).toBe(ec2);
     expect(registry.knownNames()).toEqual([
+      'android.jumpstarter.dev',
+      'corellium.jumpstarter.dev',
       'ec2.jumpstarter.dev',
       'qemu-baremetal.jumpstarter.dev',
       'qemu-ssh.jumpstarter.dev',
       'qemu.jumpstarter.dev',
-      'android.jumpstarter.dev',
-      'corellium.jumpstarter.dev',
     ]);
     expect(getProvisioner('ec2.jumpstarter.dev')).toBeUndefined();
   });

@@ -130,7 +130,7 @@ export const INVALID_PROPS: readonly InvalidPropsCase[] = [
     props: {},
     classProps: { metadata: { name: 'c' }, provisioner: 'foo.example.com' },
     lines: [
-      'virtualTargetClass="c": VirtualTargetClass "c" uses provisioner "foo.example.com", which is not known; known provisioners: qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev, android.jumpstarter.dev, corellium.jumpstarter.dev, ec2.jumpstarter.dev',
+      'virtualTargetClass="c": VirtualTargetClass "c" uses provisioner "foo.example.com", which is not known; known provisioners: android.jumpstarter.dev, corellium.jumpstarter.dev, qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev, ec2.jumpstarter.dev',
     ],
   },
   {
@@ -197,9 +197,9 @@ export const INVALID_PROPS: readonly InvalidPropsCase[] = [
   {
     title: 'a provisioner the controller does not implement',
     construct: 'ExporterSetController',
-    props: { provisioners: ['corellium.jumpstarter.dev'] },
+    props: { provisioners: ['ec2.jumpstarter.dev'] },
     lines: [
-      'provisioners[0]="corellium.jumpstarter.dev": is not a provisioner the controller implements; use one of: qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev',
+      'provisioners[0]="ec2.jumpstarter.dev": is not a provisioner the controller implements; use one of: android.jumpstarter.dev, corellium.jumpstarter.dev, qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev',
     ],
   },
   {

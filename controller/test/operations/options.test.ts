@@ -25,6 +25,14 @@ function failure(...argv: string[]): string {
 }
 
 describe('options › defaults and flags', () => {
+  it.each(['corellium.jumpstarter.dev', 'android.jumpstarter.dev'])(
+    'starts with --provisioner %s',
+    (name) => {
+      expect(options('--provisioner', name).provisioner.name).toBe(name);
+      expect(options(`--provisioner=${name}`).provisioner.name).toBe(name);
+    },
+  );
+
   it('needs only --provisioner and defaults the rest', () => {
     const parsed = options(QEMU);
     expect(parsed.provisioner.name).toBe('qemu.jumpstarter.dev');
@@ -161,7 +169,9 @@ describe('options › mistakes', () => {
   const known = implementedProvisionerNames().join(', ');
 
   it('requires --provisioner and lists the known ones', () => {
-    expect(known).toBe('qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev');
+    expect(known).toBe(
+      'android.jumpstarter.dev, corellium.jumpstarter.dev, qemu-baremetal.jumpstarter.dev, qemu-ssh.jumpstarter.dev, qemu.jumpstarter.dev',
+    );
     expect(failure()).toBe(`--provisioner is required; this controller implements: ${known}`);
     expect(failure('--provisioner=')).toBe(`--provisioner is required; this controller implements: ${known}`);
   });

@@ -66,13 +66,54 @@ export interface ExporterConfigInput {
   readonly parameters?: unknown;
   /** @default "ExitAndReplace" */
   readonly recycleStrategy?: RecycleStrategy;
+  /**
+   * The provisioner's driver defaults and the driver it adds.
+   * @default the QEMU profile (QEMU driver defaults, a `tcp` TcpNetwork driver for guest SSH)
+   */
+  readonly profile?: ExportProfile;
 }
+
+/** A driver a provisioner adds to `export` when the template has none that does its job. */
+export interface ImplicitDriver {
+  readonly name: string;
+  readonly type: string;
+  /** True for a template driver that makes the added one unnecessary. */
+  isSatisfiedBy(driver: DriverConfig): boolean;
+  config(input: ExporterConfigInput): JsonObject;
+  /** Template drivers that would take the added driver's name; paths relative to the ExporterSet. */
+  collisions(drivers: unknown): ValidationIssue[];
+}
+
+/** How a provisioner shapes the `export` map beyond the template's drivers. */
+export interface ExportProfile {
+  /** The config of a template driver with the provisioner's defaults, or undefined to keep it as it is. */
+  withDefaults(
+    type: string,
+    config: JsonObject | undefined,
+    input: ExporterConfigInput,
+  ): JsonObject | undefined;
+  readonly implicitDriver?: ImplicitDriver;
+}
+
+/** `qemu.jumpstarter.dev`: QEMU drivers get {@link withQemuDefaults}; a `tcp` TcpNetwork driver is added. */
+export const QEMU_EXPORT_PROFILE: ExportProfile = {
+  withDefaults: (type, config, input) =>
+    type === QEMU_DRIVER_TYPE ? withQemuDefaults(config ?? {}, input.parameters) : undefined,
+  implicitDriver: {
+    name: DEFAULT_TCP_DRIVER_NAME,
+    type: TCP_NETWORK_DRIVER_TYPE,
+    isSatisfiedBy: isTcpNetworkDriver,
+    config: () => ({ host: SSH_FORWARD.hostaddr, port: SSH_FORWARD.hostport }),
+    collisions: tcpDriverCollisions,
+  },
+};
 
 /**
  * The ExporterConfig `jmp run` reads. Driver entries keep the template's order; a
  * missing name is derived from the driver package; `ref` entries become `{ref}`. QEMU drivers get the
  * provisioner defaults (see {@link withQemuDefaults}); without a TcpNetwork driver a `tcp` one is added
- * last. Problems (duplicate names, a user `tcp` in the way, malformed entries) are returned as issues
+ * last (other provisioners pass their own `profile`). Problems (duplicate names, a user `tcp` in the
+ * way, malformed entries) are returned as issues
  * with paths relative to the ExporterSet; the config is still built from the entries that are usable.
  */
 export function buildExporterConfig(input: ExporterConfigInput): {
@@ -82,6 +123,7 @@ export function buildExporterConfig(input: ExporterConfigInput): {
   const issues: ValidationIssue[] = [];
   const exports: Record<string, ExportEntry> = {};
   const entries = driverEntries(input.drivers);
+  const profile = input.profile ?? QEMU_EXPORT_PROFILE;
 
   if (input.drivers !== undefined && !Array.isArray(input.drivers)) {
     issues.push({ path: TEMPLATE_DRIVERS_PATH, value: input.drivers, message: 'drivers must be a list' });
@@ -117,16 +159,16 @@ export function buildExporterConfig(input: ExporterConfigInput): {
       });
       continue;
     }
-    defineKey(exports, name, exportEntry(driver, input.parameters));
+    defineKey(exports, name, exportEntry(driver, input, profile));
   }
 
-  const collisions = tcpDriverCollisions(input.drivers);
-  issues.push(...collisions);
-  if (!entries.some(({ driver }) => isTcpNetworkDriver(driver)) && collisions.length === 0) {
-    exports[DEFAULT_TCP_DRIVER_NAME] = {
-      type: TCP_NETWORK_DRIVER_TYPE,
-      config: { host: SSH_FORWARD.hostaddr, port: SSH_FORWARD.hostport },
-    };
+  const implicit = profile.implicitDriver;
+  if (implicit) {
+    const collisions = implicit.collisions(input.drivers);
+    issues.push(...collisions);
+    if (!entries.some(({ driver }) => implicit.isSatisfiedBy(driver)) && collisions.length === 0) {
+      defineKey(exports, implicit.name, { type: implicit.type, config: implicit.config(input) });
+    }
   }
 
   const config: ExporterConfig = {
@@ -165,11 +207,11 @@ function entryProblem(driver: DriverConfig): { field: string; value?: unknown; m
 }
 
 /** One `export` entry; the driver has passed {@link entryProblem}, so it has exactly one of type/ref. */
-function exportEntry(driver: DriverConfig, parameters: unknown): ExportEntry {
+function exportEntry(driver: DriverConfig, input: ExporterConfigInput, profile: ExportProfile): ExportEntry {
   if (typeof driver.type !== 'string' || driver.type.length === 0) return { ref: String(driver.ref) };
   const config = isPlainObject(driver.config) ? (clone(driver.config) as JsonObject) : undefined;
-  if (driver.type === QEMU_DRIVER_TYPE)
-    return { type: driver.type, config: withQemuDefaults(config ?? {}, parameters) };
+  const filled = profile.withDefaults(driver.type, config, input);
+  if (filled !== undefined) return { type: driver.type, config: filled };
   return config === undefined ? { type: driver.type } : { type: driver.type, config };
 }
 

@@ -14,15 +14,17 @@ export interface ResolvedImages {
  * The images of a Pod. Per entry (`exporter`, `runtime`), a set-level entry replaces the
  * class-level one as a whole: image and pull policy travel together, because a pull policy is chosen
  * for a particular image (e.g. `Always` for a moving tag). Fields the winning entry leaves out (or
- * leaves empty) take the defaults, never the other level's values.
+ * leaves empty) take the defaults, never the other level's values. `defaultRuntime` is the
+ * provisioner's runtime image (QEMU's unless given).
  */
 export function resolveImages(
   classImages: Images | undefined,
   setImages: Images | undefined,
+  defaultRuntime: string = DefaultImages.runtime,
 ): ResolvedImages {
   return {
     exporter: resolve(setImages?.exporter ?? classImages?.exporter, DefaultImages.exporter),
-    runtime: resolve(setImages?.runtime ?? classImages?.runtime, DefaultImages.runtime),
+    runtime: resolve(setImages?.runtime ?? classImages?.runtime, defaultRuntime),
   };
 }
 

@@ -19,10 +19,10 @@ export interface RenderedObjectMeta {
   ownerReferences?: OwnerReference[];
 }
 
-export interface RenderedEnvVar {
-  name: string;
-  value: string;
-}
+/** A literal value, or one key of a Secret (the only source the provisioners use). */
+export type RenderedEnvVar =
+  | { name: string; value: string }
+  | { name: string; valueFrom: { secretKeyRef: { name: string; key: string } } };
 
 export interface RenderedVolumeMount {
   name: string;

@@ -1,11 +1,12 @@
-import { Labels, type Exporter, type ExporterSet, type VirtualTargetClass } from '../../api';
-import { configSecretName } from './config-secret';
 import {
-  CONFIG_KEY,
-  CONFIG_MOUNT_PATH,
-  CONFIG_VOLUME_NAME,
+  buildInstancePod,
+  clone,
+  exporterContainer,
+  RESTRICTED,
+  type InstancePodInput,
+} from '../common/exporter-pod';
+import {
   QemuContainerNames,
-  EXPORTER_UID,
   QemuEnvNames,
   JUMPSTARTER_EXEC_SOURCE,
   JUMPSTARTER_EXEC_TARGET,
@@ -15,49 +16,19 @@ import {
   SHARED_VOLUME_NAME,
 } from './constants';
 import { resolveImages } from './images';
-import type {
-  RenderedContainer,
-  RenderedPod,
-  RenderedPodSpec,
-  RenderedSecurityContext,
-  RenderedVolumeMount,
-} from './kube';
+import type { RenderedContainer, RenderedEnvVar, RenderedPod, RenderedVolumeMount } from './kube';
 import { kvmParameter, runtimeResources } from './kvm';
-import { exporterOwnerReference } from './owner';
 import { sharedVolumeSizeLimit } from './shared-volume';
 
+export { CONFINEMENT_ANNOTATION_PREFIXES } from '../common/exporter-pod';
+
 /** What the Pod is built from: one instance of a set (an InstanceInput without the credentials). */
-export interface QemuPodInput {
-  readonly exporterSet: ExporterSet;
-  readonly virtualTargetClass: VirtualTargetClass;
-  /** Merged parameters; `resources.storage` sizes the shared volume. */
-  readonly parameters: unknown;
-  readonly exporter: Exporter;
-}
+export type QemuPodInput = InstancePodInput;
 
-/** Non-root, no privilege escalation, no capabilities: the restricted Pod Security profile. */
-const RESTRICTED: RenderedSecurityContext = {
-  runAsUser: EXPORTER_UID,
-  runAsNonRoot: true,
-  allowPrivilegeEscalation: false,
-  capabilities: { drop: ['ALL'] },
-};
-
-/**
- * Template annotations that would change how the Pod is confined (AppArmor, and the seccomp
- * annotations older kubelets still read). The provisioner decides the Pod's confinement; a set's
- * template must not loosen it (`unconfined`) for a runtime that runs as root.
- */
-export const CONFINEMENT_ANNOTATION_PREFIXES = [
-  'container.apparmor.security.beta.kubernetes.io/',
-  'seccomp.security.alpha.kubernetes.io/',
-  'container.seccomp.security.alpha.kubernetes.io/',
-] as const;
-
-const isConfinementAnnotation = (key: string) =>
-  CONFINEMENT_ANNOTATION_PREFIXES.some((prefix) => key.startsWith(prefix));
-
-const sharedMount = (): RenderedVolumeMount => ({ name: SHARED_VOLUME_NAME, mountPath: SHARED_MOUNT_PATH });
+export const sharedMount = (): RenderedVolumeMount => ({
+  name: SHARED_VOLUME_NAME,
+  mountPath: SHARED_MOUNT_PATH,
+});
 
 /**
  * The Pod of one QEMU instance:
@@ -72,17 +43,34 @@ const sharedMount = (): RenderedVolumeMount => ({ name: SHARED_VOLUME_NAME, moun
  * The Pod's seccomp profile is RuntimeDefault for all three, and template annotations that set
  * AppArmor or seccomp profiles are not copied: the Pod meets the Pod Security "baseline" profile,
  * and every container but the runtime meets "restricted" (docs/security.md).
+ * What every instance Pod shares is in common/exporter-pod.ts.
  */
 export function buildQemuPod(input: QemuPodInput): RenderedPod {
+  return buildRuntimePod(input, {});
+}
+
+/** What a provisioner with the QEMU Pod layout changes in it. */
+export interface RuntimePodOptions {
+  /** @default the QEMU runtime image */
+  readonly defaultRuntimeImage?: string;
+  /** Environment of the runtime sidecar, after its log fields. */
+  readonly runtimeEnv?: readonly RenderedEnvVar[];
+}
+
+/**
+ * The QEMU Pod layout (see {@link buildQemuPod}) with another runtime: the default runtime image and
+ * extra runtime environment are the provisioner's; everything else is the same.
+ */
+export function buildRuntimePod(input: QemuPodInput, options: RuntimePodOptions): RenderedPod {
   const { exporterSet, virtualTargetClass, exporter } = input;
   const name = exporter.metadata?.name ?? '';
   const namespace = exporter.metadata?.namespace ?? exporterSet.metadata?.namespace;
-  const template = exporterSet.spec?.template?.metadata;
-  const images = resolveImages(virtualTargetClass.spec?.images, exporterSet.spec?.images);
+  const images = resolveImages(
+    virtualTargetClass.spec?.images,
+    exporterSet.spec?.images,
+    options.defaultRuntimeImage,
+  );
   const scheduling = virtualTargetClass.spec?.scheduling;
-  const credentials = virtualTargetClass.spec?.credentialsSecretRef?.name;
-  const revision = exporter.metadata?.labels?.[Labels.templateRevision];
-  const owner = exporterOwnerReference(exporter);
 
   const copyExec: RenderedContainer = {
     name: QemuContainerNames.copyExec,
@@ -101,62 +89,25 @@ export function buildQemuPod(input: QemuPodInput): RenderedPod {
         name: QemuEnvNames.execLogFields,
         value: `component=exporter,exporter=${name},namespace=${namespace ?? ''}`,
       },
+      ...clone([...(options.runtimeEnv ?? [])]),
     ],
     ...withResources(runtimeResources(scheduling?.resources, kvmParameter(input.parameters))),
     securityContext: { runAsUser: RUNTIME_UID, runAsNonRoot: false },
     volumeMounts: [sharedMount()],
   };
 
-  const exporterContainer: RenderedContainer = {
-    name: QemuContainerNames.exporter,
-    ...images.exporter,
-    command: ['jmp', 'run', '--exporter-config', `${CONFIG_MOUNT_PATH}/${CONFIG_KEY}`],
+  const exporterMain = exporterContainer({
+    image: images.exporter,
     env: [{ name: QemuEnvNames.launcherSocket, value: LAUNCHER_SOCKET_PATH }],
-    ...(credentials ? { envFrom: [{ secretRef: { name: credentials } }] } : {}),
-    securityContext: clone(RESTRICTED),
-    volumeMounts: [sharedMount(), { name: CONFIG_VOLUME_NAME, mountPath: CONFIG_MOUNT_PATH, readOnly: true }],
-  };
+    envFromSecret: virtualTargetClass.spec?.credentialsSecretRef?.name,
+    volumeMounts: [sharedMount()],
+  });
 
-  const spec: RenderedPodSpec = {
-    restartPolicy: 'Never',
-    securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
+  return buildInstancePod(input, {
     initContainers: [copyExec, runtime],
-    containers: [exporterContainer],
-    volumes: [
-      { name: SHARED_VOLUME_NAME, emptyDir: { sizeLimit: sharedVolumeSizeLimit(input.parameters) } },
-      { name: CONFIG_VOLUME_NAME, secret: { secretName: configSecretName(name) } },
-    ],
-    ...(scheduling?.nodeSelector ? { nodeSelector: { ...scheduling.nodeSelector } } : {}),
-    ...(scheduling?.tolerations ? { tolerations: scheduling.tolerations.map((t) => ({ ...t })) } : {}),
-    ...(scheduling?.affinity ? { affinity: clone(scheduling.affinity) } : {}),
-    ...(scheduling?.priorityClassName ? { priorityClassName: scheduling.priorityClassName } : {}),
-    ...(scheduling?.runtimeClassName ? { runtimeClassName: scheduling.runtimeClassName } : {}),
-  };
-
-  const annotations = Object.fromEntries(
-    Object.entries(template?.annotations ?? {}).filter(([key]) => !isConfinementAnnotation(key)),
-  );
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: {
-      name,
-      ...(namespace ? { namespace } : {}),
-      labels: {
-        ...(template?.labels ?? {}),
-        [Labels.exporterSetName]: exporterSet.metadata?.name ?? '',
-        ...(revision ? { [Labels.templateRevision]: revision } : {}),
-      },
-      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
-      ...(owner ? { ownerReferences: [owner] } : {}),
-    },
-    spec,
-  };
+    containers: [exporterMain],
+    volumes: [{ name: SHARED_VOLUME_NAME, emptyDir: { sizeLimit: sharedVolumeSizeLimit(input.parameters) } }],
+  });
 }
 
-const withResources = (resources: RenderedContainer['resources']) => (resources ? { resources } : {});
-
-/** Rendered objects share nothing with their inputs, so a caller may mutate either freely. */
-function clone<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
-}
+export const withResources = (resources: RenderedContainer['resources']) => (resources ? { resources } : {});

@@ -74,29 +74,7 @@ function validateFields(p: Record<string, unknown>, issues: ValidationIssue[]): 
     fail('machineType', p.machineType, QemuRuleMessages.machineType);
   }
 
-  if (present(p.resources)) {
-    if (!isPlainObject(p.resources)) {
-      fail('resources', p.resources, QemuRuleMessages.resources);
-    } else {
-      const { cpu, memory, storage } = p.resources;
-      if (present(cpu)) {
-        if (!isWholeCores(cpu)) fail('resources.cpu', cpu, QemuRuleMessages.cpu);
-        else if (tryParseQuantity(cpu)!.value > MAX_CPUS) {
-          fail('resources.cpu', cpu, QemuRuleMessages.cpuTooMany);
-        }
-      }
-      for (const [field, value] of [
-        ['memory', memory],
-        ['storage', storage],
-      ] as const) {
-        if (!present(value)) continue;
-        if (!isSize(value)) fail(`resources.${field}`, value, QemuRuleMessages.size);
-        else if (tryParseQuantity(value)!.value > MAX_SIZE_BYTES) {
-          fail(`resources.${field}`, value, QemuRuleMessages.sizeTooLarge);
-        }
-      }
-    }
-  }
+  issues.push(...resourcesIssues(p.resources));
 
   if (present(p.firmware)) {
     if (!isPlainObject(p.firmware)) {
@@ -110,6 +88,38 @@ function validateFields(p: Record<string, unknown>, issues: ValidationIssue[]): 
   }
 
   if (present(p.kvm) && typeof p.kvm !== 'boolean') fail('kvm', p.kvm, QemuRuleMessages.kvm);
+}
+
+/**
+ * Findings for a `resources {cpu, memory, storage}` parameter (paths `resources…`): whole cores up to
+ * 1024, sizes from 1Mi to 1Pi; absent or `null` is fine. Shared by the provisioners that size a guest.
+ */
+export function resourcesIssues(resources: unknown): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const fail = (path: string, value: unknown, message: string) => issues.push({ path, value, message });
+  if (!present(resources)) return issues;
+  if (!isPlainObject(resources)) {
+    fail('resources', resources, QemuRuleMessages.resources);
+    return issues;
+  }
+  const { cpu, memory, storage } = resources;
+  if (present(cpu)) {
+    if (!isWholeCores(cpu)) fail('resources.cpu', cpu, QemuRuleMessages.cpu);
+    else if (tryParseQuantity(cpu)!.value > MAX_CPUS) {
+      fail('resources.cpu', cpu, QemuRuleMessages.cpuTooMany);
+    }
+  }
+  for (const [field, value] of [
+    ['memory', memory],
+    ['storage', storage],
+  ] as const) {
+    if (!present(value)) continue;
+    if (!isSize(value)) fail(`resources.${field}`, value, QemuRuleMessages.size);
+    else if (tryParseQuantity(value)!.value > MAX_SIZE_BYTES) {
+      fail(`resources.${field}`, value, QemuRuleMessages.sizeTooLarge);
+    }
+  }
+  return issues;
 }
 
 function present(value: unknown): boolean {

@@ -8,7 +8,7 @@
  * `exitOnLeaseEnd`, it exits and the Pod goes Succeeded; otherwise it keeps running (InPlaceReuse).
  * Deleting a Pod stops its process gracefully. Faults make chosen Pods crash or never become ready.
  *
- * Like a kubelet it waits for the Secrets a Pod needs (secret volumes, `envFrom`) before starting
+ * Like a kubelet it waits for the Secrets a Pod needs (secret volumes, `envFrom`, `secretKeyRef`) before starting
  * containers, and a process whose registration is refused (unknown Exporter, stale token, wrong
  * endpoint) or whose config is unreadable exits with an error: the Pod fails before it was ready.
  * Status goes through the status subresource.
@@ -69,19 +69,26 @@ interface PodRun {
   exitDue: boolean;
   reconnectDue?: boolean;
   timers: (() => void)[];
+  /** What a blocked Pod waits for, as last written to its status. */
+  waitingMessage?: string;
 }
 
 const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.code === 404;
 
 interface ContainerRefs {
   envFrom?: { secretRef?: { name?: string; optional?: boolean } }[];
+  env?: { valueFrom?: { secretKeyRef?: { name?: string; key?: string; optional?: boolean } } }[];
 }
 
-/** The first Secret the Pod needs that does not exist, with the waiting reason a kubelet shows. */
+/**
+ * The first Secret (or Secret key, for `env[].valueFrom.secretKeyRef`) the Pod needs that does not
+ * exist, with the waiting reason a kubelet shows.
+ */
 function missingSecret(
   pod: KubeObject,
-  exists: (name: string) => boolean,
+  secretOf: (name: string) => KubeObject | undefined,
 ): { reason: string; message: string } | undefined {
+  const exists = (name: string) => secretOf(name) !== undefined;
   const spec = (pod.spec ?? {}) as {
     volumes?: { name: string; secret?: { secretName?: string; optional?: boolean } }[];
     containers?: ContainerRefs[];
@@ -101,6 +108,21 @@ function missingSecret(
       const name = source.secretRef?.name;
       if (name !== undefined && source.secretRef?.optional !== true && !exists(name)) {
         return { reason: 'CreateContainerConfigError', message: `secret "${name}" not found` };
+      }
+    }
+    for (const variable of container.env ?? []) {
+      const ref = variable.valueFrom?.secretKeyRef;
+      if (ref?.name === undefined || ref.optional === true) continue;
+      const secret = secretOf(ref.name);
+      if (secret === undefined) {
+        return { reason: 'CreateContainerConfigError', message: `secret "${ref.name}" not found` };
+      }
+      const data = { ...(secret.data as object | undefined), ...(secret.stringData as object | undefined) };
+      if (ref.key === undefined || !Object.hasOwn(data, ref.key)) {
+        return {
+          reason: 'CreateContainerConfigError',
+          message: `couldn't find key ${ref.key} in Secret ${secret.metadata.namespace}/${ref.name}`,
+        };
       }
     }
   }
@@ -206,10 +228,13 @@ export function startKubeletSimulator(options: KubeletSimulatorOptions): Kubelet
   }
 
   function boot(run: PodRun, pod: KubeObject): void {
-    const missing = missingSecret(pod, (name) => tryGet(secretRt, run.namespace, name) !== undefined);
+    const missing = missingSecret(pod, (name) => tryGet(secretRt, run.namespace, name));
     if (missing !== undefined) {
-      if (run.stage !== 'blocked') writeStatus(run, pod, { phase: 'Pending', waiting: missing });
+      if (run.stage !== 'blocked' || run.waitingMessage !== missing.message) {
+        writeStatus(run, pod, { phase: 'Pending', waiting: missing });
+      }
       run.stage = 'blocked';
+      run.waitingMessage = missing.message;
       return;
     }
     run.startedAt = clock.now();

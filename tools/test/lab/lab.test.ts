@@ -75,7 +75,7 @@ describe('runLab', () => {
     expect(text).toContain(`${leases.served} served`);
     // ... and says which pools get no instances, and why.
     expect(text).toContain(
-      'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by this version; no instances will be created',
+      'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by the lab; no instances will be created',
     );
     expect(text).toContain(
       'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by the lab; no instances will be created',

@@ -27,6 +27,8 @@ describe('labManifests of the GitOps example', () => {
   it('skips the installer objects a local controller process does not need', () => {
     expect(manifests.skipped.map((s) => s.split(' ')[0]).sort()).toEqual([
       'Deployment',
+      'Deployment',
+      'Deployment',
       'Role',
       'Role',
       'RoleBinding',

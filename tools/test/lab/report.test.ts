@@ -6,8 +6,8 @@ import type { KubeObject } from 'virtual-exporters-test-cluster';
 
 describe('unserved pools', () => {
   it('says of a pool whose provisioner this version does not run that it gets no instances', () => {
-    expect(unservedPoolLine({ name: 'pixel7-emulator', provisioner: 'android.jumpstarter.dev' })).toBe(
-      'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by this version; no instances will be created',
+    expect(unservedPoolLine({ name: 'ec2-pool', provisioner: 'ec2.jumpstarter.dev' })).toBe(
+      'pool ec2-pool: provisioner ec2.jumpstarter.dev is not run by this version; no instances will be created',
     );
   });
 
@@ -29,7 +29,7 @@ describe('unserved pools', () => {
       (p) => p.provisioner !== 'qemu.jumpstarter.dev',
     );
     expect(unserved.map(unservedPoolLine)).toEqual([
-      'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by this version; no instances will be created',
+      'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by the lab; no instances will be created',
       'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by the lab; no instances will be created',
     ]);
   });
