@@ -29,6 +29,7 @@ describe('labManifests of the GitOps example', () => {
       'Deployment',
       'Deployment',
       'Deployment',
+      'Deployment',
       'Role',
       'Role',
       'RoleBinding',
