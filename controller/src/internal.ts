@@ -3,3 +3,5 @@
 export { startManager, type Manager } from './manager';
 export { createLogger, type LogLevel } from './operations/logger';
 export { parseCommand } from './operations/parse-command';
+// The ReplicaFailure a pass of several failed kinds writes: the simulation's oracle reads it back.
+export { replicaFailureOf } from './reconciler/execution';

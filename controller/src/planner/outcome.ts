@@ -63,7 +63,7 @@ export interface ExecutionOutcome {
   readonly changedReplicas: boolean;
   /** The kinds of write (by failure reason) the pass sent that all succeeded. */
   readonly succeeded?: ReadonlySet<string>;
-  /** The pass's first failed write, with its reason and the API's message. */
+  /** The pass's failed writes: the first one's reason, the API's message, and the other kinds named. */
   readonly replicaFailure?: { readonly reason: string; readonly message: string };
   /** Exporter names a create found taken by an Exporter the set does not own: issued, never used. */
   readonly taken?: readonly { readonly name: string }[];

@@ -2,8 +2,8 @@
  * What a pass applied, as the status and the events read it (`Execution`), and its record while the
  * executor applies the actions: each outcome either took effect (its expected effect is recorded until
  * the cache shows it, effects.ts), found its name taken, or failed. Every failed write is reported
- * (SPEC §3.18): the pass's first failure is the ReplicaFailure condition with the reason of its write
- * kind and the API server's message, and the pass is retried with the key's backoff.
+ * (SPEC §3.18): the ReplicaFailure condition has the reason of the pass's first failure and the API
+ * server's message, and names every other kind that failed, and the pass is retried with the key's backoff.
  */
 import { ConditionReasons as R } from 'virtual-exporters/internal';
 import type { Action } from '../planner';
@@ -48,7 +48,8 @@ export class ExecutionRecord {
   private readonly failedKinds = new Set<string>();
   private readonly instanceFailures: InstanceWriteFailure[] = [];
   private readonly taken: { name: string; owner: string }[] = [];
-  private replicaFailure: ReplicaFailure | undefined;
+  /** The first failure of each kind, in the order they came. */
+  private readonly failures = new Map<WriteFailureReason, string>();
   private changedReplicas = false;
 
   constructor(
@@ -83,14 +84,19 @@ export class ExecutionRecord {
     this.applied.push(action);
   }
 
-  /** A failed write: the pass's ReplicaFailure is its first one, and the pass is retried. */
+  /**
+   * A failed write: the pass is retried. Its ReplicaFailure has the reason of its first failure and a
+   * message naming every other kind that failed too, so a write failing on every pass is never
+   * hidden behind another that fails first.
+   */
   fail(reason: WriteFailureReason, message: string): void {
-    this.replicaFailure ??= { reason, message };
+    if (!this.failures.has(reason)) this.failures.set(reason, message);
     this.errors.push(message);
   }
 
   result(): Execution {
-    const { applied, changedReplicas, replicaFailure, errors, instanceFailures, taken } = this;
+    const { applied, changedReplicas, errors, instanceFailures, taken } = this;
+    const replicaFailure = replicaFailureOf(this.failures);
     // A RenderInstance is a render, a Secret create and a Pod create: all of them went through.
     const sent = new Set(this.sent);
     if (sent.has(R.FailedRender)) for (const k of [R.FailedCreateSecret, R.FailedCreatePod]) sent.add(k);
@@ -105,4 +111,26 @@ export class ExecutionRecord {
       errors,
     };
   }
+}
+
+/** Characters of the first message, and of each further one, in a ReplicaFailure that names several. */
+const FIRST_WITH_OTHERS = 400;
+const OTHER_MESSAGE = 200;
+
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+/**
+ * The ReplicaFailure of a pass's failures (the first of each kind, in order): the first one's reason,
+ * and its message followed by `(also <Reason>: <message>; …)` for the other kinds. Each part is cut
+ * first, so one long message cannot push the other kinds out of the bound.
+ */
+export function replicaFailureOf(
+  failures: ReadonlyMap<WriteFailureReason, string>,
+): ReplicaFailure | undefined {
+  const [first, ...others] = [...failures];
+  if (first === undefined) return undefined;
+  const [reason, message] = first;
+  if (others.length === 0) return { reason, message };
+  const also = others.map(([r, m]) => `${r}: ${cut(m, OTHER_MESSAGE)}`).join('; ');
+  return { reason, message: boundedMessage(`${cut(message, FIRST_WITH_OTHERS)} (also ${also})`) };
 }

@@ -31,6 +31,7 @@
  */
 import {
   Annotations,
+  ConditionReasons,
   Labels,
   matchesSelector,
   type Exporter,
@@ -221,8 +222,8 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
         violate('ceiling', `set ${setName} has ${realised} instances, maxReplicas ${ceiling}`);
     }
   };
-  /** Per set uid: the reason of its ReplicaFailure while True. */
-  const failing = new Map<string, string>();
+  /** Per set uid: the reasons its ReplicaFailure shows while True (its own and those it names). */
+  const failing = new Map<string, ReadonlySet<string>>();
   const onSet = (event: WatchEvent) => {
     doubleBoot.onSet(event.object as unknown as ExporterSet);
     if (event.type === 'DELETED') return;
@@ -230,10 +231,13 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     recordCeiling(set);
     const uid = set.metadata?.uid ?? '';
     const failure = set.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
-    if (failure && failing.get(uid) !== failure.reason) {
-      reportedFailures.push({ at: clock.now(), set: set.metadata?.name ?? '', reason: failure.reason });
+    const reasons = failure ? reportedReasons(failure.reason, failure.message) : new Set<string>();
+    const before = failing.get(uid);
+    for (const reason of reasons) {
+      if (!before?.has(reason))
+        reportedFailures.push({ at: clock.now(), set: set.metadata?.name ?? '', reason });
     }
-    if (failure) failing.set(uid, failure.reason);
+    if (failure) failing.set(uid, reasons);
     else failing.delete(uid);
   };
 
@@ -248,9 +252,26 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   return {
     violations,
     reportedFailures,
-    failingReasons: () => new Set(failing.values()),
+    failingReasons: () => new Set([...failing.values()].flatMap((reasons) => [...reasons])),
     stop: () => watches.forEach((w) => w.stop()),
   };
+}
+
+const KNOWN_REASONS: ReadonlySet<string> = new Set(Object.values(ConditionReasons));
+
+/**
+ * The write failures a ReplicaFailure condition reports: its reason, and the other kinds its message
+ * names as `(also <Reason>: …; <Reason>: …)` when a pass failed in several ways.
+ */
+export function reportedReasons(reason: string, message: string | undefined): Set<string> {
+  const reasons = new Set([reason]);
+  // The message may have been cut to the condition's bound: its closing parenthesis is not needed.
+  const also = / \(also (.*)$/s.exec(message ?? '')?.[1] ?? '';
+  for (const match of also.matchAll(/(?:^|; )(Failed[A-Za-z]+): /g)) {
+    // Only the controller's reasons: an API message of its own may hold "; FailedX: ".
+    if (KNOWN_REASONS.has(match[1])) reasons.add(match[1]);
+  }
+  return reasons;
 }
 
 /** How long a lease that ended unassigned, or a pause toggle, may still explain a boot under way. */

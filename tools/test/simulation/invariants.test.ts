@@ -8,11 +8,13 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { API_VERSION, JUMPSTARTER_API_VERSION, Labels } from 'virtual-exporters/internal';
 import {
   CREATE_LOOP_LIMIT,
+  reportedReasons,
   startInvariantMonitor,
   type InvariantMonitor,
   type Violation,
 } from '../../src/simulation/invariants';
 import { refusalSteps } from '../../src/simulation/refusals';
+import { replicaFailureOf } from 'virtual-exporters-controller/internal';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'lab';
@@ -296,5 +298,23 @@ describe('simulation › invariants › lease-double-boot', () => {
     expect(monitor!.violations).toEqual([]);
     boot('b', 2);
     expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
+  });
+});
+
+describe('simulation › invariants › reported write failures', () => {
+  it("takes every kind a ReplicaFailure names as reported: its reason and the message's others", () => {
+    const failure = replicaFailureOf(
+      new Map([
+        ['FailedCreateSecret', 'instance a-0: secrets is invalid'],
+        ['FailedDelete', 'exporters "a-1" is forbidden: cannot delete; FailedX: in an API message'],
+        ['FailedCreatePod', `instance a-2: ${'z'.repeat(5_000)}`],
+      ] as never),
+    )!;
+    expect([...reportedReasons(failure.reason, failure.message)].sort()).toEqual([
+      'FailedCreatePod',
+      'FailedCreateSecret',
+      'FailedDelete',
+    ]);
+    expect([...reportedReasons('FailedPatch', 'forbidden')]).toEqual(['FailedPatch']);
   });
 });
