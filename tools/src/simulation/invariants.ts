@@ -6,7 +6,8 @@
  *   ended names it.
  * - **ceiling**: an instance that runs appears (created, or a standby promoted) while the set already
  *   has its maxReplicas (when not 0) of them, counting the instances
- *   that run or may run: not standbys (no Pod), not being deleted, not disabled on their way out
+ *   that run or may run: not Pod-less standbys (a standby whose Pod runs, as when its promotion's label
+ *   patch was refused, runs already, and its promotion starts nothing), not being deleted, not disabled on their way out
  *   (retiring), Pod not ended. The ceiling is the largest of every spec generation from the one the
  *   set's status last reported on, so a create planned just before an operator lowered maxReplicas is
  *   not blamed, however slow the pass.
@@ -171,8 +172,23 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     const wasStandby = standbyUids.has(key);
     if (isStandby) standbyUids.add(key);
     else standbyUids.delete(key);
-    // The ceiling is checked when an instance that runs appears: created, or a standby promoted.
-    const startsRunning = !isStandby && (event.type === 'ADDED' || (event.type === 'MODIFIED' && wasStandby));
+    // The ceiling is checked when an instance that runs appears: created, or a standby promoted. A
+    // standby whose Pod already runs (a promotion whose label patch was refused, say) runs already:
+    // its promotion starts nothing.
+    const podsRt = registry.get('', 'v1', 'pods')!;
+    const livePods = () =>
+      new Set(
+        (store.list(podsRt, ns).items as KubeObject[])
+          .filter(
+            (p) =>
+              p.metadata.deletionTimestamp === undefined &&
+              !['Failed', 'Succeeded'].includes((p.status as { phase?: string } | undefined)?.phase ?? ''),
+          )
+          .map((p) => p.metadata.name),
+      );
+    const startsRunning =
+      !isStandby &&
+      (event.type === 'ADDED' || (event.type === 'MODIFIED' && wasStandby && !livePods().has(name)));
     if (event.type === 'ADDED') {
       const ordinal = exporter.metadata?.annotations?.[Annotations.ordinal];
       if (ordinal !== undefined && name !== `${setName}-${ordinal}`) {
@@ -200,7 +216,6 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     if (!startsRunning) return;
     const ceiling = ceilingOf(setUid);
     if (ceiling > 0) {
-      const podsRt = registry.get('', 'v1', 'pods')!;
       const ended = new Set(
         (store.list(podsRt, ns).items as KubeObject[])
           .filter((p) =>
@@ -217,7 +232,10 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
       );
       // The ceiling bounds what runs: a Pod-less standby may outnumber it for a moment while the
       // instances it replaces leave (created first, so a waiting lease never finds the pool empty).
-      const realised = live.filter((e) => e.metadata?.labels?.[Labels.standby] !== 'true').length;
+      const running = livePods();
+      const realised = live.filter(
+        (e) => e.metadata?.labels?.[Labels.standby] !== 'true' || running.has(e.metadata?.name ?? ''),
+      ).length;
       if (realised > ceiling)
         violate('ceiling', `set ${setName} has ${realised} instances, maxReplicas ${ceiling}`);
     }

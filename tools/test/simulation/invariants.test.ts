@@ -156,6 +156,32 @@ describe('simulation › invariants', () => {
     expect(lab.violations()).toEqual(['ceiling']);
   });
 
+  it('counts a standby whose Pod runs as running: its promotion starts nothing, a create beyond it does', async () => {
+    const lab = await setUp(3);
+    const c = lab.cluster;
+    const exporters = c.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+    const pods = c.registry.get('', 'v1', 'pods')!;
+    const labelStandby = (name: string, standby: boolean) =>
+      c.store.patch(exporters, NS, name, 'merge', {
+        metadata: { labels: { [Labels.standby]: standby ? 'true' : null } },
+      });
+    lab.observe();
+    lab.instance(0);
+    labelStandby('pool-0', true);
+    // Its promotion began (the Pod runs) but the label patch was refused.
+    c.store.create(pods, NS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pool-0' }, spec: {} });
+    c.store.patch(pods, NS, 'pool-0', 'merge', { status: { phase: 'Running' } }, 'status');
+    lab.instance(1);
+    lab.instance(2);
+    expect(lab.violations()).toEqual([]);
+    lab.resize(2);
+    lab.observe();
+    labelStandby('pool-0', false); // the refused patch goes through: nothing new runs
+    expect(lab.violations()).toEqual([]);
+    lab.instance(3);
+    expect(lab.violations()).toEqual(['ceiling']);
+  });
+
   it('flags a name made twice by one set, and a name an old Lease names', async () => {
     const lab = await setUp();
     lab.instance(0);
