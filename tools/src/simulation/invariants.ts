@@ -112,8 +112,15 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const violate = (invariant: InvariantName, message: string) =>
     violations.push({ invariant, at: clock.now(), message });
 
+  /** The Lease watch (for deletions), started once the Lease CRD is served. */
+  let leaseWatch: { stop(): void } | undefined;
   const leases = () => {
     const rt = leasesRt();
+    if (rt && leaseWatch === undefined) {
+      leaseWatch = store.watch(rt, ns, { resourceVersion: store.resourceVersion() }, (event) =>
+        doubleBoot.onLease(event),
+      );
+    }
     return rt ? (store.list(rt, ns).items as unknown as Lease[]) : [];
   };
   const doubleBoot = startDoubleBootCheck(cluster, ns, options.overlapSets ?? [], leases, (message) =>
@@ -260,6 +267,7 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   };
 
   const from = { resourceVersion: store.resourceVersion() };
+  leases(); // starts the Lease watch when the CRD is served already
   for (const set of store.list(setsRt, ns).items as KubeObject[])
     recordCeiling(set as unknown as ExporterSet);
   const watches = [
@@ -271,7 +279,7 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     violations,
     reportedFailures,
     failingReasons: () => new Set([...failing.values()].flatMap((reasons) => [...reasons])),
-    stop: () => watches.forEach((w) => w.stop()),
+    stop: () => [...watches, ...(leaseWatch ? [leaseWatch] : [])].forEach((w) => w.stop()),
   };
 }
 
@@ -313,6 +321,8 @@ function startDoubleBootCheck(
   const toggles: { readonly at: number; readonly leases: number }[] = [];
   /** Exporters seen online: a Pod replaced in place (InPlaceReuse) is no new VM for a lease. */
   const everOnline = new Set<string>();
+  /** Leases deleted, and when: a deleted lease ended then, and a boot may be under way for it. */
+  const deleted: { readonly lease: Lease; readonly at: number }[] = [];
   const list = <T>(group: string, plural: string, version = 'v1alpha1') =>
     store.list(registry.get(group, version, plural)!, namespace).items as unknown as T[];
   let reported = false;
@@ -331,12 +341,18 @@ function startDoubleBootCheck(
       ...(s.spec?.template?.metadata?.labels ?? {}),
       [Labels.exporterSetName]: s.metadata?.name ?? '',
     });
-    return all.filter((l) => {
-      // Assigned at status.beginTime (Jumpstarter's clock, the true one): Ready=True is gone once it ends.
-      if (l.status?.exporterRef?.name && !recent(l.status.beginTime)) return false;
-      if (l.status?.ended === true && !recent(l.status.endTime)) return false;
-      return live.some((s) => matchesSelector(l.spec?.selector, labelsOf(s)));
-    }).length;
+    const selects = (l: Lease) => live.some((s) => matchesSelector(l.spec?.selector, labelsOf(s)));
+    const gone = deleted.filter((d) => clock.now() - d.at <= RECENT_MS).map((d) => d.lease);
+    return (
+      all.filter((l) => {
+        // Assigned at status.beginTime (Jumpstarter's clock, the true one): Ready=True is gone once it ends.
+        if (l.status?.exporterRef?.name && !recent(l.status.beginTime)) return false;
+        if (l.status?.ended === true && !recent(l.status.endTime)) return false;
+        return selects(l);
+      }).length +
+      // A lease deleted just now ended just now, assigned or not.
+      gone.filter(selects).length
+    );
   };
 
   return {
@@ -347,6 +363,11 @@ function startDoubleBootCheck(
       // A pause hands every lease the set was booting for to the other set at once (SPEC §3.20).
       if ((paused.get(name) ?? false) !== now) toggles.push({ at: clock.now(), leases: demand(leases()) });
       paused.set(name, now);
+    },
+    onLease(event: WatchEvent) {
+      if (event.type !== 'DELETED') return;
+      deleted.push({ lease: event.object as unknown as Lease, at: clock.now() });
+      while (deleted.length > 0 && clock.now() - deleted[0].at > RECENT_MS) deleted.shift();
     },
     onExporter(exporter: Exporter) {
       if (exporter.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'))

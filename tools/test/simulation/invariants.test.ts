@@ -297,7 +297,8 @@ describe('simulation › invariants › lease-double-boot', () => {
       c.store.patch(rt('virtualtarget.jumpstarter.dev', 'exportersets'), NS, set, 'merge', {
         spec: { paused: true },
       });
-    return { boot, lease, pause };
+    const remove = (name: string) => c.store.delete(rt('jumpstarter.dev', 'leases'), NS, name);
+    return { boot, lease, pause, remove };
   }
 
   it('stays silent when one set boots a VM for the lease', async () => {
@@ -323,6 +324,15 @@ describe('simulation › invariants › lease-double-boot', () => {
     boot('b', 1);
     expect(monitor!.violations).toEqual([]);
     boot('b', 2);
+    expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
+  });
+
+  it('lets a VM boot for a lease deleted just now (its Pod was held up), and no more', async () => {
+    const { boot, remove } = await overlapping();
+    remove('shared'); // the lease ended and went while the instance's Pod could not be made
+    boot('a', 0);
+    expect(monitor!.violations).toEqual([]);
+    boot('b', 0);
     expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
   });
 });
