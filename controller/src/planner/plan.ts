@@ -92,7 +92,9 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     wantsPodStart:
       scaled.decision.promote.length > 0 ||
       scaled.decision.creates.some((c) => !c.standby) ||
-      scaled.decision.deferred > 0 ||
+      // Creates the ceiling holds back start nothing: no crash loop can go on, so the failures may
+      // settle (else InstancesHealthy would say "backing off" for as long as the pool is full).
+      (scaled.decision.deferred > 0 && !scaled.decision.limited) ||
       pods.rendering > 0,
     anyStartingOrFailed: world.owned.some(
       (v) => v.state === 'starting' || v.state === 'failed' || v.state === 'exited',

@@ -273,6 +273,22 @@ describe('§3.9 startup failures settle', () => {
     expect(result.actions.some((a) => a.type === 'CreateExporter')).toBe(true);
   });
 
+  it('forgets them when only the ceiling holds a Pod back: no Pod can start, so no crash loop can go on', () => {
+    // A pool at maxReplicas whose one instance is leased (its Pod failed after serving): the buffer
+    // wants another, the ceiling forbids it, and the backoff is long over.
+    const set = makeSet({ minAvailableReplicas: 1, maxReplicas: 1 }, { status: failedBefore(600_000, 5) });
+    const result = plan(
+      snapshot({
+        set,
+        instances: [instance(0, 'crashed', { leaseRef: 'l' })],
+        leases: [lease('l', { exporter: 'pool-0' })],
+      }),
+    );
+    expect(result.actions.filter((a) => a.type === 'CreateExporter')).toEqual([]);
+    expect(result.status?.startupFailures).toBe(0);
+    expect(conditionOf(result, 'InstancesHealthy')?.reason).not.toBe(ConditionReasons.StartupFailureBackoff);
+  });
+
   it('keeps them while an instance still boots', () => {
     const set = makeSet({ minAvailableReplicas: 1 }, { status: failedBefore(60_000) });
     const result = plan(snapshot({ set, instances: [instance(0, 'available'), instance(1, 'starting')] }));

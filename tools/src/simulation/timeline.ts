@@ -31,6 +31,18 @@ function compact(value: Fields): string {
     .join(' ');
 }
 
+/** The status of each condition when all is well (others are shown as they are). */
+const HEALTHY_STATUS: Readonly<Record<string, string>> = {
+  Ready: 'True',
+  Available: 'True',
+  WarmBufferAvailable: 'True',
+  InstancesHealthy: 'True',
+  SpecValid: 'True',
+  ParametersValid: 'True',
+  Scaling: 'False',
+  Degraded: 'False',
+};
+
 /** The fields worth a line for each kind of object. */
 const FIELDS: Readonly<Record<string, (o: KubeObject) => Fields>> = {
   Exporter: (o) => ({
@@ -72,6 +84,12 @@ const FIELDS: Readonly<Record<string, (o: KubeObject) => Fields>> = {
         ?.filter((c) => c.type === 'ReplicaFailure' && c.status === 'True')
         .map((c) => c.reason)
         .join(','),
+      // Conditions that say something is wrong, with their reason: what convergence waits on.
+      unwell: (get(o, 'status.conditions') as { type: string; status: string; reason: string }[] | undefined)
+        ?.filter((c) => c.type !== 'ReplicaFailure' && c.status !== (HEALTHY_STATUS[c.type] ?? 'False'))
+        .map((c) => `${c.type}=${c.status}/${c.reason}`)
+        .join(','),
+      lastStartupFailure: get(o, 'status.lastStartupFailureTime'),
     },
   }),
 };
