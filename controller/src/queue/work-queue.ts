@@ -14,7 +14,7 @@
  * - `shutdown` stops handing out keys and waits for the passes in flight, so a SIGTERM never cuts a
  *   pass between its API calls more than the process dying would.
  */
-import { systemClock, type Clock } from './clock';
+import { elapsedOf, systemClock, type Clock } from './clock';
 import { ExponentialBackoff, type BackoffOptions } from './rate-limiter';
 
 /** What a pass asks for when it succeeds. */
@@ -71,7 +71,9 @@ export class WorkQueue {
       this.add(key);
       return;
     }
-    const at = this.clock.now() + ms;
+    // On the monotonic reading: a wall clock stepped ahead would make an earlier time look later and
+    // drop this requeue behind a pending one that fires much later.
+    const at = elapsedOf(this.clock) + ms;
     const pending = this.delayed.get(key);
     if (pending && pending.at <= at) return;
     pending?.cancel();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { WorkQueue, type ReconcileHandler } from '../../src/queue/work-queue';
-import { manualClock, type ManualClock } from 'virtual-exporters-test-cluster';
+import { manualClock, skewedClock, type ManualClock } from 'virtual-exporters-test-cluster';
 
 /** Lets pending promise callbacks (worker hand-offs) run. */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -99,6 +99,21 @@ describe('work queue › delayed requeue', () => {
     await flush();
     expect(seen).toHaveLength(2);
     expect(clock.pendingTimers()).toBe(0);
+    await queue.shutdown();
+  });
+
+  it('keeps a nearer requeue when the wall clock is stepped ahead between two delays', async () => {
+    const base = manualClock();
+    const clock = skewedClock(base);
+    const queue = new WorkQueue({ clock });
+    const { seen, handler } = recorder();
+    void queue.run(1, handler);
+    queue.addAfter('ns/a', 300_000); // a cooldown's end, 5 minutes away
+    clock.setOffsetMs(31 * 60_000); // the machine's clock is set 31 minutes ahead
+    queue.addAfter('ns/a', 2_000); // nearer: replaces, however the wall clock reads
+    base.advance(2_000);
+    await flush();
+    expect(seen).toEqual(['ns/a']);
     await queue.shutdown();
   });
 
