@@ -44,7 +44,8 @@ export class WorkQueue {
   private head = 0;
   /** Keys that need a pass: ready ones, and ones in flight that were added again. */
   private readonly dirty = new Set<string>();
-  private readonly processing = new Set<string>();
+  /** Keys being worked, with when their pass began (monotonic reading). */
+  private readonly processing = new Map<string, number>();
   private readonly delayed = new Map<string, { at: number; cancel: () => void }>();
   private readonly idleWorkers: (() => void)[] = [];
   private workers: Promise<void>[] = [];
@@ -119,6 +120,12 @@ export class WorkQueue {
     return this.processing.size;
   }
 
+  /** The keys being worked right now and how long their pass has run (a pass that never ends shows here). */
+  passesInFlight(): { readonly key: string; readonly forMs: number }[] {
+    const now = elapsedOf(this.clock);
+    return [...this.processing].map(([key, since]) => ({ key, forMs: now - since }));
+  }
+
   get isShuttingDown(): boolean {
     return this.stopping;
   }
@@ -182,7 +189,7 @@ export class WorkQueue {
           this.head = 0;
         }
         this.dirty.delete(key);
-        this.processing.add(key);
+        this.processing.set(key, elapsedOf(this.clock));
         return key;
       }
       await new Promise<void>((resolve) => this.idleWorkers.push(resolve));

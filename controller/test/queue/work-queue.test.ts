@@ -65,6 +65,26 @@ describe('work queue › de-duplication', () => {
   });
 });
 
+describe('work queue › passes in flight', () => {
+  it('says which keys are being worked and for how long, so a pass that never ends can be found', async () => {
+    const clock = manualClock();
+    const queue = queueOn(clock);
+    const gate = deferred();
+    void queue.run(2, async (key) => {
+      if (key === 'ns/stuck') await gate.promise;
+    });
+    queue.add('ns/stuck');
+    queue.add('ns/quick');
+    await flush();
+    clock.advance(45_000);
+    expect(queue.passesInFlight()).toEqual([{ key: 'ns/stuck', forMs: 45_000 }]);
+    gate.resolve();
+    await flush();
+    expect(queue.passesInFlight()).toEqual([]);
+    await queue.shutdown();
+  });
+});
+
 describe('work queue › delayed requeue', () => {
   it('makes keys ready when their delay has passed, in time order', () => {
     const clock = manualClock();

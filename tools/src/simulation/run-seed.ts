@@ -522,7 +522,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       violations.push({
         invariant: 'convergence',
         at: cluster.clock.now(),
-        message: `not converged ${options.settleTimeoutMs ?? 240_000} ms after the faults stopped: ${problems.join('; ')}${warnings.since(calmAt)}`,
+        message: `not converged ${options.settleTimeoutMs ?? 240_000} ms after the faults stopped: ${problems.join('; ')}${longPasses(manager)}${warnings.since(calmAt)}`,
       });
     }
   } finally {
@@ -562,3 +562,15 @@ function collectFaultHits(cluster: TestCluster, count: (kind: string, n: number)
   for (const rule of cluster.faults.rules())
     count(rule.kind === 'error' ? `error${rule.code}` : rule.kind, rule.hits);
 }
+
+/** Passes still running after this long (cluster time) are named in a convergence violation. */
+const LONG_PASS_MS = 30_000;
+
+/** The controller's passes in flight for longer than `LONG_PASS_MS`, as a sentence to append; '' if none. */
+function longPasses(manager: Manager | undefined): string {
+  const long = (manager?.queue.passesInFlight() ?? []).filter((p) => p.forMs > LONG_PASS_MS);
+  if (long.length === 0) return '';
+  const shown = long.map((p) => `${p.key} for ${(p.forMs / 1000).toFixed(0)} s`).join(', ');
+  return `. Passes that never ended: ${shown}`;
+}
+
