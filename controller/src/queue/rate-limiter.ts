@@ -1,17 +1,20 @@
 /**
  * Per-key exponential backoff for failed reconciles (controller-runtime's per-item limiter): the
- * n-th consecutive failure of a key waits `baseMs * 2^(n-1)`, capped at `maxMs`. Keys back off
+ * n-th consecutive failure of a key waits `baseMs * 2^(n-1)`, capped at `maxMs`. The cap is one minute,
+ * not controller-runtime's 1000 s: a set whose writes were refused for a while (an RBAC rule, a quota)
+ * is retried within a minute of the cause being fixed, even when nothing else about it changes, and a
+ * set that keeps failing costs one pass a minute. Keys back off
  * independently, so one broken ExporterSet never slows the others; `forget` after a success starts
  * the key over.
  */
 export interface BackoffOptions {
   /** @default 5 */
   readonly baseMs?: number;
-  /** @default 1_000_000 (1000 s) */
+  /** @default 60_000 (1 min) */
   readonly maxMs?: number;
 }
 
-export const DEFAULT_BACKOFF = { baseMs: 5, maxMs: 1_000_000 } as const;
+export const DEFAULT_BACKOFF = { baseMs: 5, maxMs: 60_000 } as const;
 
 export class ExponentialBackoff {
   private readonly failures = new Map<string, number>();
