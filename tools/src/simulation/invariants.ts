@@ -179,10 +179,14 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     const wasStandby = standbyUids.has(key);
     if (isStandby) standbyUids.add(key);
     else standbyUids.delete(key);
-    // The ceiling is checked when an instance that runs appears: created, or a standby promoted. A
-    // standby whose Pod already runs (a promotion whose label patch was refused, say) runs already:
-    // its promotion starts nothing.
+    // The ceiling is checked when an instance that runs appears: created, or a Pod-less standby
+    // promoted. A standby that has a Pod already (a promotion whose label patch was refused, say) is
+    // running, or its Pod ended: either way the label's removal starts nothing.
     const podsRt = registry.get('', 'v1', 'pods')!;
+    const hasPod = () =>
+      (store.list(podsRt, ns).items as KubeObject[]).some(
+        (p) => p.metadata.name === name && p.metadata.deletionTimestamp === undefined,
+      );
     const livePods = () =>
       new Set(
         (store.list(podsRt, ns).items as KubeObject[])
@@ -194,8 +198,7 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
           .map((p) => p.metadata.name),
       );
     const startsRunning =
-      !isStandby &&
-      (event.type === 'ADDED' || (event.type === 'MODIFIED' && wasStandby && !livePods().has(name)));
+      !isStandby && (event.type === 'ADDED' || (event.type === 'MODIFIED' && wasStandby && !hasPod()));
     if (event.type === 'ADDED') {
       const ordinal = exporter.metadata?.annotations?.[Annotations.ordinal];
       if (ordinal !== undefined && name !== `${setName}-${ordinal}`) {

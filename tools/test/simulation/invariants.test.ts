@@ -178,8 +178,32 @@ describe('simulation › invariants', () => {
     lab.observe();
     labelStandby('pool-0', false); // the refused patch goes through: nothing new runs
     expect(lab.violations()).toEqual([]);
+
     lab.instance(3);
     expect(lab.violations()).toEqual(['ceiling']);
+  });
+
+  it('does not count the promotion of a standby whose Pod ended as a start: nothing runs', async () => {
+    const lab = await setUp(3);
+    const c = lab.cluster;
+    const exporters = c.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+    const pods = c.registry.get('', 'v1', 'pods')!;
+    const labelStandby = (name: string, standby: boolean) =>
+      c.store.patch(exporters, NS, name, 'merge', {
+        metadata: { labels: { [Labels.standby]: standby ? 'true' : null } },
+      });
+    lab.observe();
+    lab.instance(0);
+    labelStandby('pool-0', true);
+    c.store.create(pods, NS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pool-0' }, spec: {} });
+    c.store.patch(pods, NS, 'pool-0', 'merge', { status: { phase: 'Failed' } }, 'status');
+    lab.instance(1);
+    lab.instance(2);
+    lab.instance(3);
+    lab.resize(2);
+    lab.observe();
+    labelStandby('pool-0', false); // a promotion's refused label patch goes through after its Pod failed
+    expect(lab.violations()).toEqual([]);
   });
 
   it('flags a name made twice by one set, and a name an old Lease names', async () => {
