@@ -573,4 +573,3 @@ function longPasses(manager: Manager | undefined): string {
   const shown = long.map((p) => `${p.key} for ${(p.forMs / 1000).toFixed(0)} s`).join(', ');
   return `. Passes that never ended: ${shown}`;
 }
-
