@@ -120,6 +120,23 @@ async function setUp(maxReplicas = 0) {
   };
 }
 
+/** After `observe`: instance pool-0, labelled standby, with a Pod in `phase`; and the label's setter. */
+function standbyWithPod(lab: Awaited<ReturnType<typeof setUp>>, phase: string) {
+  const c = lab.cluster;
+  const exporters = c.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+  const pods = c.registry.get('', 'v1', 'pods')!;
+  const labelStandby = (name: string, standby: boolean) =>
+    c.store.patch(exporters, NS, name, 'merge', {
+      metadata: { labels: { [Labels.standby]: standby ? 'true' : null } },
+    });
+  lab.observe();
+  lab.instance(0);
+  labelStandby('pool-0', true);
+  c.store.create(pods, NS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pool-0' }, spec: {} });
+  c.store.patch(pods, NS, 'pool-0', 'merge', { status: { phase } }, 'status');
+  return { labelStandby };
+}
+
 describe('simulation › invariants', () => {
   it('flags a leased instance deleted, not one whose lease ended', async () => {
     const lab = await setUp();
@@ -158,19 +175,7 @@ describe('simulation › invariants', () => {
 
   it('counts a standby whose Pod runs as running: its promotion starts nothing, a create beyond it does', async () => {
     const lab = await setUp(3);
-    const c = lab.cluster;
-    const exporters = c.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
-    const pods = c.registry.get('', 'v1', 'pods')!;
-    const labelStandby = (name: string, standby: boolean) =>
-      c.store.patch(exporters, NS, name, 'merge', {
-        metadata: { labels: { [Labels.standby]: standby ? 'true' : null } },
-      });
-    lab.observe();
-    lab.instance(0);
-    labelStandby('pool-0', true);
-    // Its promotion began (the Pod runs) but the label patch was refused.
-    c.store.create(pods, NS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pool-0' }, spec: {} });
-    c.store.patch(pods, NS, 'pool-0', 'merge', { status: { phase: 'Running' } }, 'status');
+    const { labelStandby } = standbyWithPod(lab, 'Running'); // its promotion began; the label patch was refused
     lab.instance(1);
     lab.instance(2);
     expect(lab.violations()).toEqual([]);
@@ -185,18 +190,7 @@ describe('simulation › invariants', () => {
 
   it('does not count the promotion of a standby whose Pod ended as a start: nothing runs', async () => {
     const lab = await setUp(3);
-    const c = lab.cluster;
-    const exporters = c.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
-    const pods = c.registry.get('', 'v1', 'pods')!;
-    const labelStandby = (name: string, standby: boolean) =>
-      c.store.patch(exporters, NS, name, 'merge', {
-        metadata: { labels: { [Labels.standby]: standby ? 'true' : null } },
-      });
-    lab.observe();
-    lab.instance(0);
-    labelStandby('pool-0', true);
-    c.store.create(pods, NS, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pool-0' }, spec: {} });
-    c.store.patch(pods, NS, 'pool-0', 'merge', { status: { phase: 'Failed' } }, 'status');
+    const { labelStandby } = standbyWithPod(lab, 'Failed');
     lab.instance(1);
     lab.instance(2);
     lab.instance(3);
