@@ -13,6 +13,24 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The packages are built to CommonJS, where these names are the module's own: a local `exports`
+    // silently replaced `exports.X` in the built output while the ESM sources under jest worked.
+    files: ['lib/**/*.ts', '*/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          'VariableDeclarator > Identifier.id',
+          ':function > Identifier.params',
+          'CatchClause > Identifier.param',
+        ].map((where) => ({
+          selector: `${where}[name=/^(exports|module|require|__filename|__dirname)$/]`,
+          message: 'this name is the CommonJS module scope in the built package; choose another',
+        })),
+      ],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

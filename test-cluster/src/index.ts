@@ -17,3 +17,4 @@ export * from './selectors';
 export * from './patch';
 export * from './jumpstarter';
 export * from './kubelet';
+export * from './ssh-hosts';

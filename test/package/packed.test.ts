@@ -88,6 +88,25 @@ import { QemuPool as PulumiPool } from 'virtual-exporters/pulumi';
 console.log(JSON.stringify([GROUP, typeof validateExporterSet, typeof Cdk8sPool, typeof PulumiPool]));
 `;
 
+/**
+ * Renders an off-cluster instance with the built CommonJS code, as the controller runs it: a local named
+ * \`exports\` once shadowed the module's own there, while the ESM sources under jest worked.
+ */
+const CJS_RENDER = `const { renderRemoteFiles } = require('virtual-exporters/internal');
+const rendered = renderRemoteFiles({
+  exporterSet: {
+    metadata: { name: 'bench', namespace: 'lab' },
+    spec: { template: { spec: { drivers: [{ type: 'jumpstarter_driver_power.driver.QemuPower' }] } } },
+  },
+  exporter: { metadata: { name: 'bench-0', namespace: 'lab' }, status: { endpoint: 'grpc.example.com:443' } },
+  virtualTargetClass: { metadata: { name: 'ssh', namespace: 'lab' }, spec: {} },
+  parameters: { hosts: [{ name: 'bench-01.example.com' }] },
+  token: 'token',
+});
+const config = rendered.files.find((f) => f.path.endsWith('.yaml'));
+console.log(JSON.stringify({ files: rendered.files.map((f) => f.path), power: /QemuPower/.test(config.content) }));
+`;
+
 /** Type errors the package must produce: internals are not exported, props are typed. */
 const NEGATIVE_SOURCES: Record<string, string> = {
   'internal-names.ts': `import { INT32_MAX, IssueCollector } from 'virtual-exporters';
@@ -151,6 +170,7 @@ beforeAll(async () => {
 
   writeJson(path.join(esm, 'package.json'), { name: 'esm', private: true, type: 'module' });
   fs.writeFileSync(path.join(esm, 'check.js'), ESM_CHECK);
+  fs.writeFileSync(path.join(esm, 'render.cjs'), CJS_RENDER);
 
   // Started here and awaited by the tests that need them; one at a time, because jest already runs
   // a test file per core and timing-sensitive controller tests share the machine.
@@ -312,6 +332,19 @@ describe('packed package › module resolution', () => {
   it('loads every entry point from an ES module at run time', async () => {
     const { stdout } = await runOk(process.execPath, ['check.js'], esm);
     expect(JSON.parse(stdout)).toEqual(['virtualtarget.jumpstarter.dev', 'function', 'function', 'function']);
+  });
+
+  it('renders an off-cluster instance with the built CommonJS code the controller runs', async () => {
+    const { stdout } = await runOk(process.execPath, ['render.cjs'], esm);
+    expect(JSON.parse(stdout)).toEqual({
+      files: [
+        '/etc/jumpstarter/exporters/jumpstarter.lab.bench-0.yaml',
+        '/etc/containers/systemd/jumpstarter.lab.bench-0.volume',
+        '/etc/containers/systemd/jumpstarter.lab.bench-0-runtime.container',
+        '/etc/containers/systemd/jumpstarter.lab.bench-0-exporter.container',
+      ],
+      power: true,
+    });
   });
 });
 

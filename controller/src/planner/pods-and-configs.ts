@@ -20,10 +20,13 @@ function sameData(
   return true;
 }
 
-/** The config Secret of a live, kept instance needs writing. */
+/**
+ * The config Secret of a live, kept instance with a Pod needs writing. An instance realised by a
+ * lifecycle provisioner has no Pod and no config Secret: its config lives where it runs.
+ */
 function configOutOfDate(view: InstanceView): boolean {
   const kept = view.state !== 'retiring' && view.state !== 'failed' && view.state !== 'exited';
-  if (!isLive(view.runtime) || !kept) return false;
+  if (view.source.pod === undefined || !isLive(view.runtime) || !kept) return false;
   const secret = view.source.configSecret;
   const desired = view.source.desiredConfigSecretData;
   return secret === undefined || (desired !== undefined && !sameData(secret.data, desired));

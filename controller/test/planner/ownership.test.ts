@@ -126,6 +126,14 @@ describe('config Secret', () => {
     expect(namesOf(result, 'SyncConfigSecret')).toEqual(['pool-0']);
   });
 
+  it('is never written for an instance realised off-cluster (no Pod, its config lives on its host)', () => {
+    const { pod: _pod, configSecret: _secret, ...realised } = instance(0, 'available');
+    const result = plan(snapshot({ instances: [{ ...realised, observation: { state: 'running' } }] }));
+    expect(result.status?.availableReplicas).toBe(1);
+    expect(namesOf(result, 'SyncConfigSecret')).toEqual([]);
+    expect(result.actions).toEqual([]);
+  });
+
   it('is left alone when it matches', () => {
     const data = { 'config.yaml': 'c2FtZQ==' };
     const result = plan(

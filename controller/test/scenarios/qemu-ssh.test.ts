@@ -2,15 +2,12 @@
  * The real `qemu-ssh.jumpstarter.dev` provisioner on the test cluster, against real OpenSSH servers on
  * loopback (test/support/sshd-host.ts): the controller reads the class's SSH key from its Secret,
  * places instances on hosts, writes and starts their units over SSH, records the host on the Exporter,
- * and removes everything on recycle and drain. A "host agent" here plays the exporter process of each
- * started unit: it reads the exporter config the controller wrote on the host (endpoint, token) and
- * registers with the Jumpstarter simulator, and when its lease ends it exits and marks the exporter
+ * and removes everything on recycle and drain. The test cluster's HostAgent plays the exporter process
+ * of each started unit: it reads the exporter config the controller wrote on the host (endpoint, token)
+ * and registers with the Jumpstarter simulator, and when its lease ends it exits and marks the exporter
  * unit exited, as `jmp run` under systemd would.
  */
 import { afterAll, beforeAll, expect, it } from '@jest/globals';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import {
   ConditionReasons,
   ConditionTypes,
@@ -22,7 +19,7 @@ import {
   qemuSshProvisioner,
   type LifecycleNotice,
 } from 'virtual-exporters/internal';
-import type { ExporterProcesses } from 'virtual-exporters-test-cluster';
+import { HostAgent } from 'virtual-exporters-test-cluster';
 import { describeWithSshd, makeKeyPair, SshdLab, type SshdHost } from '../../../test/support/sshd-host';
 import {
   CONTROLLER,
@@ -38,65 +35,6 @@ import {
   type Scenario,
   until,
 } from './support';
-
-const CONFIG_DIR = 'etc/jumpstarter/exporters';
-
-/** Plays `jmp run` for every exporter unit the stand-in systemctl reports active on the hosts. */
-class HostAgent {
-  private readonly running = new Map<string, SshdHost>();
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(
-    private readonly hosts: readonly SshdHost[],
-    private readonly processes: ExporterProcesses,
-  ) {
-    processes.subscribe({
-      leaseEnded: (namespace, exporter, _lease, exiting) => {
-        const host = this.running.get(exporter);
-        if (!exiting || namespace !== NS || host === undefined) return;
-        setImmediate(() => {
-          this.running.delete(exporter);
-          processes.exit(namespace, exporter, 'graceful');
-          host.markExited(`jumpstarter.${NS}.${exporter}-exporter.service`, 0);
-        });
-      },
-    });
-    this.timer = setInterval(() => this.scan(), 50);
-  }
-
-  private scan(): void {
-    for (const host of this.hosts) {
-      const dir = join(host.root, CONFIG_DIR);
-      const configs = existsSync(dir) ? readdirSync(dir) : [];
-      for (const file of configs) {
-        const name = file.slice(`jumpstarter.${NS}.`.length, -'.yaml'.length);
-        const state = join(host.dir, 'state', `jumpstarter.${NS}.${name}-exporter.service`);
-        const active = existsSync(state) && readFileSync(state, 'utf8').startsWith('active');
-        if (!active || this.running.has(name)) continue;
-        const config = parse(readFileSync(join(dir, file), 'utf8'));
-        const result = this.processes.register({
-          namespace: NS,
-          exporter: name,
-          token: config.token,
-          endpoint: config.endpoint,
-          exitOnLeaseEnd: config.exitOnLeaseEnd,
-        });
-        if (result.accepted) this.running.set(name, host);
-      }
-      // A unit torn down takes its process with it.
-      for (const [name, on] of this.running) {
-        if (on === host && !configs.includes(`jumpstarter.${NS}.${name}.yaml`)) {
-          this.running.delete(name);
-          this.processes.exit(NS, name, 'lost');
-        }
-      }
-    }
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-  }
-}
 
 describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
   let lab: SshdLab;

@@ -121,7 +121,7 @@ export function buildExporterConfig(input: ExporterConfigInput): {
   issues: ValidationIssue[];
 } {
   const issues: ValidationIssue[] = [];
-  const exports: Record<string, ExportEntry> = {};
+  const exported: Record<string, ExportEntry> = {};
   const entries = driverEntries(input.drivers);
   const profile = input.profile ?? QEMU_EXPORT_PROFILE;
 
@@ -151,7 +151,7 @@ export function buildExporterConfig(input: ExporterConfigInput): {
       continue;
     }
     const name = deriveDriverName(driver) as string;
-    if (Object.hasOwn(exports, name)) {
+    if (Object.hasOwn(exported, name)) {
       issues.push({
         path: driverNamePath(index, driver),
         value: name,
@@ -159,7 +159,7 @@ export function buildExporterConfig(input: ExporterConfigInput): {
       });
       continue;
     }
-    defineKey(exports, name, exportEntry(driver, input, profile));
+    defineKey(exported, name, exportEntry(driver, input, profile));
   }
 
   const implicit = profile.implicitDriver;
@@ -167,7 +167,7 @@ export function buildExporterConfig(input: ExporterConfigInput): {
     const collisions = implicit.collisions(input.drivers);
     issues.push(...collisions);
     if (!entries.some(({ driver }) => implicit.isSatisfiedBy(driver)) && collisions.length === 0) {
-      defineKey(exports, implicit.name, { type: implicit.type, config: implicit.config(input) });
+      defineKey(exported, implicit.name, { type: implicit.type, config: implicit.config(input) });
     }
   }
 
@@ -178,7 +178,7 @@ export function buildExporterConfig(input: ExporterConfigInput): {
     endpoint: input.endpoint,
     tls: { ca: input.caBundle ? Buffer.from(input.caBundle, 'utf8').toString('base64') : '' },
     token: input.token,
-    export: exports,
+    export: exported,
     exitOnLeaseEnd: input.recycleStrategy !== 'InPlaceReuse',
   };
   return { config, issues };

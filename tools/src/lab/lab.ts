@@ -11,14 +11,31 @@
  * the controller's own fixed timing (a 10 s first startup backoff, the 10 min startup timeout) and
  * the API round trips — which is what the lab measures. Lease waits are wall time.
  *
- * The load starts once every pool served by the controller has its warm buffer
+ * Pools of `qemu.jumpstarter.dev` are served by the controller as deployed (a child process, or
+ * in-process). Off-cluster pools (`qemu-ssh.jumpstarter.dev` / `qemu-baremetal.jumpstarter.dev`) are
+ * served on sshd hosts the lab starts on loopback when sshd can run here (off-cluster.ts), by a
+ * controller of that provisioner in the lab's process: the hosts' files live under a temporary folder
+ * per host, which only the in-process lifecycle can be pointed at (`hostRoot`). Otherwise the lab says
+ * why they are not served.
+ *
+ * The load starts once every served pool has its warm buffer
  * (`availableReplicas ≥ minAvailableReplicas`); `durationMs` is the length of the load phase.
  */
-import { jumpstarterCrds, qemuProvisioner, type CustomResourceDefinition } from 'virtual-exporters/internal';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import {
+  getProvisioner,
+  jumpstarterCrds,
+  qemuProvisioner,
+  QemuSshLifecycle,
+  type CustomResourceDefinition,
+  type Provisioner,
+} from 'virtual-exporters/internal';
 import { createLogger, startManager } from 'virtual-exporters-controller/internal';
 import {
   type Clock,
+  HostAgent,
   type KubeObject,
+  type SshdLab,
   startTestCluster,
   type TestCluster,
 } from 'virtual-exporters-test-cluster';
@@ -28,8 +45,16 @@ import { InstanceCounter } from './instance-tally';
 import { startLoad, type LoadTarget } from './load-driver';
 import { planLoad, type LeaseArrival, type LoadProfile } from './load-profile';
 import { labManifests, type LabPool } from './manifests';
+import {
+  isOffCluster,
+  labHostsOf,
+  localiseOffCluster,
+  planOffCluster,
+  startOffClusterHosts,
+  type LabHost,
+} from './off-cluster';
 import { readPoolRows } from './pool-status';
-import { unservedPoolLine } from './report';
+import { offClusterLine, unservedPoolLine } from './report';
 import { distribution, summarize, type Distribution, type LabSummary, type LeaseRecord } from './summary';
 import type { PoolRow } from './table';
 
@@ -64,7 +89,19 @@ export interface LabOptions {
   readonly log?: (message: string) => void;
   /** Ends the run early (Ctrl-C): the controller and the cluster are still stopped. */
   readonly signal?: AbortSignal;
+  /**
+   * Serve the off-cluster pools on sshd hosts on loopback when sshd can run here (else the report says
+   * why not). @default true
+   */
+  readonly offCluster?: boolean;
 }
+
+/** What became of the app's off-cluster pools. */
+export type OffClusterReport =
+  /** Served on these hosts, each an sshd on loopback. */
+  | { readonly hosts: readonly LabHost[] }
+  /** Not served, and why. */
+  | { readonly unavailable: string };
 
 export interface LabSample {
   /** Wall ms since the controller started. */
@@ -84,10 +121,12 @@ export interface PoolReport {
 }
 
 export interface LabReport {
-  /** The pools the controller serves (the load's targets). */
+  /** The pools the controllers serve (the load's targets). */
   readonly pools: readonly LabPool[];
-  /** Sets of other provisioners: applied, left alone by this controller. */
+  /** Sets of other provisioners: applied, left alone by the lab's controllers. */
   readonly ignoredPools: readonly LabPool[];
+  /** Set when the app has off-cluster pools. */
+  readonly offCluster?: OffClusterReport;
   /** Installer objects not applied (the controller runs as a process here). */
   readonly skipped: readonly string[];
   readonly crds: readonly string[];
@@ -102,7 +141,7 @@ export interface LabReport {
   readonly perPool: readonly PoolReport[];
   /** The controller's write requests from the load's start on (0 for a settled, idle lab). */
   readonly writesDuringLoad: number;
-  /** 0 after a graceful stop. */
+  /** 0 after a graceful stop of every controller; else the first other exit code. */
   readonly controllerExitCode: number | null;
   /** Failures of the simulators or the load (an empty list in a healthy run). */
   readonly errors: readonly string[];
@@ -123,62 +162,141 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
   const manifests = labManifests(options.objects, { speedUp });
   if (manifests.crds.length === 0) throw new Error('the app installs no CustomResourceDefinitions');
   const provisioner = qemuProvisioner.name;
-  const pools = manifests.pools.filter((p) => p.provisioner === provisioner);
-  const ignoredPools = manifests.pools.filter((p) => p.provisioner !== provisioner);
-  if (pools.length === 0) throw new Error(`the app has no ExporterSet of a ${provisioner} class`);
-  const duplicate = pools.find((p, i) => pools.findIndex((q) => q.name === p.name) !== i);
-  if (duplicate) throw new Error(`two pools are named ${duplicate.name}; the lab needs distinct names`);
+  const inCluster = manifests.pools.filter((p) => p.provisioner === provisioner);
+  const offClusterPools = manifests.pools.filter((p) => isOffCluster(p.provisioner));
+  let objects = manifests.objects;
+  let offCluster: OffClusterReport | undefined;
+  let sshd: SshdLab | undefined;
+  if (offClusterPools.length > 0) {
+    if (options.offCluster === false)
+      offCluster = { unavailable: 'the lab was told not to start sshd hosts' };
+    else {
+      const started = await startOffClusterHosts(planOffCluster(objects, offClusterPools).hostCount);
+      if ('unavailable' in started) offCluster = started;
+      else {
+        sshd = started.lab;
+        const hosts = labHostsOf(sshd);
+        const localised = localiseOffCluster(
+          objects,
+          offClusterPools,
+          hosts,
+          sshd.hosts[0].user,
+          sshd.clientKey.privateKey,
+        );
+        objects = [...localised.secrets, ...localised.objects];
+        offCluster = { hosts };
+      }
+    }
+  }
+  const served = [...inCluster, ...(sshd ? offClusterPools : [])];
+  const pools = manifests.pools.filter((p) => served.includes(p));
+  const ignoredPools = manifests.pools.filter((p) => !served.includes(p));
+  try {
+    if (pools.length === 0) {
+      throw new Error(
+        `the app has no ExporterSet the lab can serve (a ${provisioner} class` +
+          (offCluster && 'unavailable' in offCluster
+            ? `; off-cluster pools: ${offCluster.unavailable})`
+            : ')'),
+      );
+    }
+    const duplicate = pools.find((p, i) => pools.findIndex((q) => q.name === p.name) !== i);
+    if (duplicate) throw new Error(`two pools are named ${duplicate.name}; the lab needs distinct names`);
+  } catch (error) {
+    await sshd?.close();
+    throw error;
+  }
 
-  const cluster = await startTestCluster({
-    // Ours as the installer ships them (the app's CRDs), Jumpstarter's as its install does.
-    crds: [...(manifests.crds as unknown as CustomResourceDefinition[]), ...jumpstarterCrds],
-    namespaces: ['default'],
-    seed: options.seed,
-    jumpstarter: {
-      pendingBackoff: { initialMs: scaled(1000), maxMs: scaled(30_000) },
-      seenTimeoutMs: scaled(60_000),
-    },
-    kubelet: { bootDelayMs: scaled(options.bootDelayMs ?? 20_000) },
-  });
+  let cluster: TestCluster;
+  try {
+    cluster = await startTestCluster({
+      // Ours as the installer ships them (the app's CRDs), Jumpstarter's as its install does.
+      crds: [...(manifests.crds as unknown as CustomResourceDefinition[]), ...jumpstarterCrds],
+      namespaces: ['default'],
+      seed: options.seed,
+      jumpstarter: {
+        pendingBackoff: { initialMs: scaled(1000), maxMs: scaled(30_000) },
+        seenTimeoutMs: scaled(60_000),
+      },
+      kubelet: { bootDelayMs: scaled(options.bootDelayMs ?? 20_000) },
+    });
+  } catch (error) {
+    await sshd?.close();
+    throw error;
+  }
   const clock: Clock = cluster.clock;
   const errors: string[] = [];
-  let controller: RunningController | undefined;
+  const controllers: RunningController[] = [];
   let load: ReturnType<typeof startLoad> | undefined;
   let exporterWatch: { stop(): void } | undefined;
+  let agent: HostAgent | undefined;
   try {
     log(`test cluster at ${cluster.url}`);
-    await applyManifests(cluster.kubeConfig, manifests.namespaces, manifests.objects);
+    await applyManifests(cluster.kubeConfig, manifests.namespaces, objects);
     log(
-      `applied ${manifests.objects.length} objects (${manifests.namespaces.join(', ')}); ` +
-        `skipped ${manifests.skipped.length} installer objects (the controller runs as a local process)`,
+      `applied ${objects.length} objects (${manifests.namespaces.join(', ')}); ` +
+        `skipped ${manifests.skipped.length} installer objects (the controllers run as local processes)`,
     );
-    for (const pool of ignoredPools) log(unservedPoolLine(pool));
+    if (offCluster && 'hosts' in offCluster) log(offClusterLine(offCluster, offClusterPools));
+    for (const pool of ignoredPools) log(unservedPoolLine(pool, offCluster));
 
     const instances = new InstanceCounter();
     const exporterRt = cluster.registry.byKind('jumpstarter.dev/v1alpha1', 'Exporter');
     if (!exporterRt) throw new Error('the test cluster does not serve Exporters');
     exporterWatch = cluster.store.watch(exporterRt, undefined, {}, (event) => instances.observe(event));
 
-    const namespaces = [...new Set(pools.map((p) => p.namespace))];
+    const namespacesOf = (name: string) => [
+      ...new Set(pools.filter((p) => p.provisioner === name).map((p) => p.namespace)),
+    ];
     const started = clock.now();
-    controller = await launch(options.controller, cluster, provisioner, namespaces);
-    log(
-      options.controller.kind === 'process'
-        ? `controller running (log: ${options.controller.logFile})`
-        : 'controller running in-process',
-    );
-    let controllerExit: number | null | undefined;
-    void controller.exited.then(
-      (code) => (controllerExit = code),
-      (error: unknown) => {
-        controllerExit = null;
-        errors.push(`controller: ${String(error)}`);
-      },
-    );
+    let controllerExit: { name: string; code: number | null } | undefined;
+    const watchExit = (name: string, controller: RunningController) => {
+      controllers.push(controller);
+      void controller.exited.then(
+        (code) => (controllerExit ??= { name, code }),
+        (error: unknown) => {
+          controllerExit ??= { name, code: null };
+          errors.push(`controller ${name}: ${String(error)}`);
+        },
+      );
+    };
+    if (inCluster.length > 0) {
+      watchExit(
+        provisioner,
+        await launch(options.controller, cluster, provisioner, namespacesOf(provisioner)),
+      );
+      log(
+        options.controller.kind === 'process'
+          ? `controller ${provisioner} running (log: ${options.controller.logFile})`
+          : `controller ${provisioner} running in-process`,
+      );
+    }
+    if (sshd) {
+      const lab = sshd;
+      for (const name of [...new Set(offClusterPools.map((p) => p.provisioner))]) {
+        const lifecycle = new QemuSshLifecycle({
+          hostRoot: (host) => lab.host(host.name).root,
+          connectTimeoutMs: 5000,
+        });
+        const logFile =
+          options.controller.kind === 'process'
+            ? options.controller.logFile.replace(/(\.log)?$/, `-${name.split('.')[0]}.log`)
+            : undefined;
+        const provisionerOf: Provisioner = { ...getProvisioner(name)!, lifecycle };
+        watchExit(name, await launchInProcess(cluster, provisionerOf, namespacesOf(name), logFile));
+        log(`controller ${name} running in-process${logFile ? ` (log: ${logFile})` : ''}`);
+      }
+      agent = new HostAgent(lab.hosts, cluster.kubelet!.processes, {
+        bootDelayMs: scaled(options.bootDelayMs ?? 20_000),
+        onError: (message) => errors.push(`host agent: ${message}`),
+      });
+    }
     const ensureControllerRuns = () => {
       if (options.signal?.aborted) throw new Error('interrupted');
       if (controllerExit !== undefined) {
-        throw new Error(`the controller exited early (code ${controllerExit}); see its log`);
+        throw new Error(
+          `the controller ${controllerExit.name} exited early (code ${controllerExit.code}); see its log`,
+        );
       }
     };
 
@@ -242,8 +360,11 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
     load.stop();
     ensureControllerRuns();
 
-    const controllerExitCode = await controller.stop();
-    controller = undefined;
+    let controllerExitCode: number | null = 0;
+    for (const controller of controllers.splice(0)) {
+      const code = await controller.stop();
+      if (controllerExitCode === 0) controllerExitCode = code;
+    }
     for (const e of [...(cluster.jumpstarter?.errors ?? []), ...(cluster.kubelet?.errors ?? [])]) {
       errors.push(`simulator: ${JSON.stringify(e)}`);
     }
@@ -256,6 +377,7 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
     return {
       pools,
       ignoredPools,
+      ...(offCluster ? { offCluster } : {}),
       skipped: manifests.skipped,
       crds: manifests.crds.map((c) => c.metadata.name ?? ''),
       plannedLeases: plan.length,
@@ -272,8 +394,10 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
   } finally {
     load?.stop();
     exporterWatch?.stop();
-    await controller?.stop();
+    agent?.stop();
+    for (const controller of controllers) await controller.stop();
     await cluster.stop();
+    await sshd?.close();
   }
 }
 
@@ -317,9 +441,20 @@ async function launch(
     });
     return { exited: child.exited, stop: () => child.stop() };
   }
+  return launchInProcess(cluster, qemuProvisioner, namespaces);
+}
+
+/** The controller's manager in this process; its log goes to `logFile` (JSON lines), or nowhere. */
+async function launchInProcess(
+  cluster: TestCluster,
+  provisioner: Provisioner,
+  namespaces: readonly string[],
+  logFile?: string,
+): Promise<RunningController> {
+  const stream: WriteStream | undefined = logFile ? createWriteStream(logFile) : undefined;
   const manager = await startManager(
     {
-      provisioner: qemuProvisioner,
+      provisioner,
       namespaces,
       kubeconfig: undefined,
       leaderElect: false,
@@ -327,12 +462,14 @@ async function launch(
       healthProbeBindAddress: '0',
       maxBurst: 50,
       workers: 4,
-      logLevel: 'silent',
+      logLevel: stream ? 'info' : 'silent',
     },
     {
       kubeConfig: cluster.kubeConfigFor(CONTROLLER_IDENTITY),
       clock: cluster.clock,
-      logger: createLogger({ level: 'silent' }),
+      logger: stream
+        ? createLogger({ level: 'info', destination: stream })
+        : createLogger({ level: 'silent' }),
     },
   );
   const exited = manager.done.then((reason) => (reason === 'stopped' ? 0 : 1));
@@ -340,7 +477,9 @@ async function launch(
     exited,
     async stop() {
       await manager.stop();
-      return exited;
+      const code = await exited;
+      if (stream) await new Promise<void>((resolve) => stream.end(resolve));
+      return code;
     },
   };
 }

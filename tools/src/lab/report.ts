@@ -5,8 +5,9 @@
  */
 import { getProvisioner } from 'virtual-exporters/internal';
 import type { ChartInput } from './chart';
-import type { LabReport } from './lab';
+import type { LabReport, OffClusterReport } from './lab';
 import type { LabPool } from './manifests';
+import { isOffCluster } from './off-cluster';
 import type { Distribution } from './summary';
 
 export interface RunSettings {
@@ -26,13 +27,38 @@ function formatDistribution(d: Distribution | undefined): string {
 }
 
 /**
- * What the lab says of a pool it applied but does not serve: its class names a provisioner other
- * than the one the lab's controller runs, so the pool never gets an instance here.
+ * What the lab says of a pool it applied but does not serve: its class names a provisioner the lab
+ * runs no controller for, or an off-cluster one when no sshd host could be started (`offCluster`
+ * says why), so the pool never gets an instance here.
  */
-export function unservedPoolLine(pool: Pick<LabPool, 'name' | 'provisioner'>): string {
+export function unservedPoolLine(
+  pool: Pick<LabPool, 'name' | 'provisioner'>,
+  offCluster?: OffClusterReport,
+): string {
+  if (isOffCluster(pool.provisioner) && offCluster && 'unavailable' in offCluster) {
+    return (
+      `pool ${pool.name}: provisioner ${pool.provisioner} is served on local sshd hosts, and ` +
+      `${offCluster.unavailable}; no instances will be created`
+    );
+  }
   const who = getProvisioner(pool.provisioner) ? 'the lab' : 'this version';
   const provisioner = pool.provisioner || '(none: its class is missing)';
   return `pool ${pool.name}: provisioner ${provisioner} is not run by ${who}; no instances will be created`;
+}
+
+/** What the lab says of its off-cluster pools when they are served. */
+export function offClusterLine(
+  offCluster: OffClusterReport,
+  pools: readonly Pick<LabPool, 'name' | 'provisioner'>[],
+): string {
+  const names = pools.filter((p) => isOffCluster(p.provisioner)).map((p) => p.name);
+  if ('unavailable' in offCluster)
+    return `off-cluster pools ${names.join(', ')} not served: ${offCluster.unavailable}`;
+  const hosts = offCluster.hosts.map((h) => `${h.name}:${h.port}`).join(', ');
+  return (
+    `off-cluster pools ${names.join(', ')} served over SSH on ${offCluster.hosts.length} sshd ` +
+    `host${offCluster.hosts.length === 1 ? '' : 's'} on loopback (${hosts}); systemctl and podman there are stand-ins`
+  );
 }
 
 export function summaryLines(report: LabReport, settings: RunSettings): string[] {
@@ -53,10 +79,13 @@ export function summaryLines(report: LabReport, settings: RunSettings): string[]
       (p) => `    ${p.pool}: ${p.served}/${p.leases} served; ${formatDistribution(p.waitMs)}`,
     ),
     `  instances:  ${instances.created} created, ${instances.recycled} recycled, ${instances.removed} removed otherwise`,
-    `  API requests of the controller: ${requests.total} (${requests.writes} writes, ` +
+    `  API requests of the controllers: ${requests.total} (${requests.writes} writes, ` +
       `${report.writesDuringLoad} of them during the load) — ${verbs || 'none'}`,
   ];
-  for (const pool of report.ignoredPools) lines.push(`  ${unservedPoolLine(pool)}`);
+  if (report.offCluster && 'hosts' in report.offCluster) {
+    lines.push(`  ${offClusterLine(report.offCluster, report.pools)}`);
+  }
+  for (const pool of report.ignoredPools) lines.push(`  ${unservedPoolLine(pool, report.offCluster)}`);
   if (report.controllerExitCode !== 0) lines.push(`  controller exit code: ${report.controllerExitCode}`);
   for (const error of report.errors) lines.push(`  error: ${error}`);
   return lines;

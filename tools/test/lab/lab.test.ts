@@ -9,6 +9,7 @@ import { renderChart } from '../../src/lab/chart';
 import { runLab, type LabReport, type LabSample } from '../../src/lab/lab';
 import { chartInput, summaryLines } from '../../src/lab/report';
 import type { KubeObject } from 'virtual-exporters-test-cluster';
+import { describeWithSshd } from '../../../test/support/sshd-host';
 import { findAll, parseXml } from './xml';
 
 const objects = buildGitopsApp().charts.flatMap((chart) => chart.toJson()) as KubeObject[];
@@ -25,6 +26,7 @@ describe('runLab', () => {
       sampleIntervalMs: 200,
       warmupTimeoutMs: 20_000,
       controller: { kind: 'in-process' },
+      offCluster: false,
       onSample: (sample) => seen.push(sample),
     });
 
@@ -78,12 +80,53 @@ describe('runLab', () => {
       'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by the lab; no instances will be created',
     );
     expect(text).toContain(
-      'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by the lab; no instances will be created',
+      'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is served on local sshd hosts, and the lab was told not to start sshd hosts; no instances will be created',
     );
     const svg = parseXml(renderChart(chartInput(report, settings)));
     const panels = findAll(svg, (e) => e.name === 'g' && e.attributes.class === 'panel');
     expect(panels).toHaveLength(2);
     const pending = findAll(panels[0], (e) => e.attributes.class === 'series pending')[0];
     expect(pending.attributes.points.split(' ')).toHaveLength(2 * report.samples.length - 1);
+  });
+});
+
+describeWithSshd('runLab › off-cluster pools', () => {
+  it('serves the SA8295 pool over SSH on local sshd hosts beside the in-cluster pools', async () => {
+    const report = await runLab({
+      objects,
+      profile: 'burst',
+      seed: 5,
+      speedUp: 20,
+      durationMs: 4000,
+      bootDelayMs: 10_000,
+      sampleIntervalMs: 200,
+      warmupTimeoutMs: 30_000,
+      controller: { kind: 'in-process' },
+    });
+
+    expect(report.errors).toEqual([]);
+    expect(report.controllerExitCode).toBe(0);
+    expect(report.pools.map((p) => p.name)).toEqual(['rpi4-virtual', 'x86-64-ci', 'qcom-sa8295-hifi']);
+    expect(report.ignoredPools.map((p) => p.name)).toEqual(['pixel7-emulator']);
+    // The example lists two hosts; each became an sshd on loopback.
+    const hosts = report.offCluster && 'hosts' in report.offCluster ? report.offCluster.hosts : [];
+    expect(hosts.map((h) => h.name)).toEqual(['127.0.0.1', '127.0.0.2']);
+
+    // The off-cluster pool had its warm buffer before the load and served leases of the burst.
+    const firstLoad = report.samples.findIndex((s) => s.phase === 'load');
+    expect(report.samples[firstLoad - 1].rows[2].available).toBeGreaterThanOrEqual(1);
+    const sa8295 = report.perPool.find((p) => p.pool === 'qcom-sa8295-hifi')!;
+    expect(sa8295.leases).toBeGreaterThan(0);
+    expect(sa8295.served).toBeGreaterThan(0);
+    // Never beyond its ceiling (maxReplicas 4; two hosts of two slots each).
+    expect(Math.max(...report.samples.map((s) => s.rows[2].replicas))).toBeLessThanOrEqual(4);
+
+    const text = summaryLines(report, { profile: 'burst', seed: 5, speedUp: 20 }).join('\n');
+    expect(text).toContain(
+      `off-cluster pools qcom-sa8295-hifi served over SSH on 2 sshd hosts on loopback (${hosts
+        .map((h) => `${h.name}:${h.port}`)
+        .join(', ')}); systemctl and podman there are stand-ins`,
+    );
+    expect(text).not.toContain('pool qcom-sa8295-hifi: provisioner');
   });
 });

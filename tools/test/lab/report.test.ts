@@ -28,7 +28,7 @@ describe('unserved pools', () => {
     const unserved = labManifests(objects, { speedUp: 1 }).pools.filter(
       (p) => p.provisioner !== 'qemu.jumpstarter.dev',
     );
-    expect(unserved.map(unservedPoolLine)).toEqual([
+    expect(unserved.map((pool) => unservedPoolLine(pool))).toEqual([
       'pool pixel7-emulator: provisioner android.jumpstarter.dev is not run by the lab; no instances will be created',
       'pool qcom-sa8295-hifi: provisioner qemu-baremetal.jumpstarter.dev is not run by the lab; no instances will be created',
     ]);

@@ -1,0 +1,2 @@
+export * from './sshd-host';
+export * from './host-agent';
