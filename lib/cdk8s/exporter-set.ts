@@ -21,8 +21,14 @@ import { classManifestOf, type IVirtualTargetClass } from './virtual-target-clas
 /** What every instance of the set looks like: the framework-neutral template (`ExporterTemplateInput`). */
 export type ExporterTemplateProps = ExporterTemplateInput;
 
-/** The set's settings are the framework-neutral ones (`ExporterSetOptions`, where each is documented), with the cooldown a `Duration`. */
-export interface ExporterSetProps extends WithUnits<ExporterSetOptions, { scaleDownCooldown: Duration }> {
+/**
+ * The set's settings are the framework-neutral ones (`ExporterSetOptions`, where each is documented),
+ * with the cooldown a `Duration` and the requested recycle a `Date`.
+ */
+export interface ExporterSetProps extends WithUnits<
+  ExporterSetOptions,
+  { scaleDownCooldown: Duration; recycleRequestedAt: Date }
+> {
   /** Name, namespace and labels of the set. @default name generated from the construct path; the chart's namespace */
   readonly metadata?: ApiObjectMetadata;
   /** The backend profile, in the set's namespace: a `VirtualTargetClass` or `VirtualTargetClass.fromName`. */
