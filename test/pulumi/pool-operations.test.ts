@@ -2,7 +2,7 @@
  * The pool-operation args of issue 16 on the Pulumi ExporterSet: scaleInStrategy, updateStrategy and
  * recycleRequestedAt (RFC 3339 text, or a plain Date) reach the custom resource as written, and bad
  * values fail in the constructor with the cdk8s construct's lines (an Output's value fails the same way
- * when it resolves: test/pulumi/invalid-props.test.ts runs that path for every rule).
+ * when it resolves: test/pulumi/invalid-props.test.ts runs that path, two of its cases on these fields).
  */
 import { describe, expect, it } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
