@@ -56,7 +56,7 @@ export function exporterSetInput(
  * already wrote (spec.recycleRequestedAt) does not have.
  */
 class ExporterSetResource extends l1.ExporterSet {
-  public override toJson(): any {
+  public override toJson(): unknown {
     return ApiObject.prototype.toJson.call(this);
   }
 }

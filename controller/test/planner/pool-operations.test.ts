@@ -8,9 +8,10 @@ import {
   ConditionTypes,
   EventReasons,
   type ExporterSetSpec,
-  type InstanceSnapshot,
+  type IntOrPercent,
+  type ScaleInBasePolicy,
 } from 'virtual-exporters/internal';
-import { plan, type PlannerSnapshot } from '../../src/planner';
+import { plan, type InstanceSnapshot, type PlannerSnapshot } from '../../src/planner';
 import { applyPlan, bootAll } from './applier';
 import {
   at,
@@ -52,7 +53,7 @@ const ownedBy = (i: InstanceSnapshot, uid: string): InstanceSnapshot => ({
     ...i.exporter,
     metadata: {
       ...i.exporter.metadata,
-      ownerReferences: (i.exporter.metadata?.ownerReferences ?? []).map((r) => ({ ...r, uid })),
+      ownerReferences: (i.exporter.metadata?.ownerReferences ?? []).map((ref) => ({ ...ref, uid })),
     },
   },
 });
@@ -63,13 +64,16 @@ describe('scale-in policy › base policy', () => {
     [undefined, ['pool-2', 'pool-3']],
     ['Newest', ['pool-2', 'pool-3']],
     ['Oldest', ['pool-0', 'pool-1']],
-  ] as const)('basePolicy %s removes %j of four idle instances down to two', (basePolicy, expected) => {
-    const set = dueSet({
-      minAvailableReplicas: 2,
-      ...(basePolicy ? { scaleInStrategy: { basePolicy } } : {}),
-    });
-    expect(victims(snapshot({ set, instances: idle(4) }))).toEqual(expected);
-  });
+  ] as [ScaleInBasePolicy | undefined, string[]][])(
+    'basePolicy %s removes %j of four idle instances down to two',
+    (basePolicy, expected) => {
+      const set = dueSet({
+        minAvailableReplicas: 2,
+        ...(basePolicy ? { scaleInStrategy: { basePolicy } } : {}),
+      });
+      expect(victims(snapshot({ set, instances: idle(4) }))).toEqual(expected);
+    },
+  );
 
   it('Random: the same order on every pass and in every replica, a different one for another set uid', () => {
     const chosen = new Set<string>();
@@ -170,19 +174,22 @@ describe('update strategy › Proactive pacing', () => {
     [2, 2],
     ['50%', 2],
     ['100%', 4],
-  ] as const)('maxSurge %s starts %d replacements ahead in a pool of four', (maxSurge, expected) => {
-    const result = plan(
-      snapshot({
-        set: makeSet({
-          minAvailableReplicas: 4,
-          ...(maxSurge !== undefined ? { updateStrategy: { maxSurge } } : {}),
+  ] as [IntOrPercent | undefined, number][])(
+    'maxSurge %s starts %d replacements ahead in a pool of four',
+    (maxSurge, expected) => {
+      const result = plan(
+        snapshot({
+          set: makeSet({
+            minAvailableReplicas: 4,
+            ...(maxSurge !== undefined ? { updateStrategy: { maxSurge } } : {}),
+          }),
+          instances: outdatedPool(4),
         }),
-        instances: outdatedPool(4),
-      }),
-    );
-    expect(ofType(result, 'CreateExporter').map((c) => c.reason)).toEqual(Array(expected).fill('rollout'));
-    expect(ofType(result, 'DisableExporter')).toEqual([]);
-  });
+      );
+      expect(ofType(result, 'CreateExporter').map((c) => c.reason)).toEqual(Array(expected).fill('rollout'));
+      expect(ofType(result, 'DisableExporter')).toEqual([]);
+    },
+  );
 
   it('maxSurge 0: outdated instances leave first, up to maxUnavailable, without a ceiling in the way', () => {
     const result = plan(
@@ -201,7 +208,7 @@ describe('update strategy › Proactive pacing', () => {
     ['50%', 2],
     ['74%', 2],
     [0, 0],
-  ] as const)(
+  ] as [IntOrPercent | undefined, number][])(
     'at the ceiling maxUnavailable %s lets %d outdated instances leave first',
     (maxUnavailable, n) => {
       const result = plan(
