@@ -286,7 +286,11 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     state = 'failed';
     ({ endedAt, endMessage } = podWait);
   }
-  const toRecycle = recycleRequested(context.recycle, createdAt ?? 0);
+  const toRecycle = recycleRequested(
+    context.recycle,
+    createdAt ?? 0,
+    toMillis(annotations[Annotations.recycleRequestedAt]),
+  );
   return {
     name,
     ...(instanceOrdinalOf(set, name) !== undefined ? { ordinal: instanceOrdinalOf(set, name) } : {}),

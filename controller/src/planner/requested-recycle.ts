@@ -5,10 +5,12 @@
  * buffer kept, leased instances after their lease. A time still ahead takes effect then (the pass
  * wakes up for it).
  *
- * Once no such instance is left (instances disabled by hand excepted: they are never replaced), the
- * request is complete: `status.lastCompletedRecycle` records it and a RecycleCompleted event says so.
- * A completed request marks nothing outdated any more, so it runs once — even when a replacement's
- * creationTimestamp falls before it (an API server clock behind the requester's).
+ * Instances the controller creates once the time has come carry the request in an annotation and are
+ * never recycled for it, whatever their creationTimestamp says (an API server clock behind the
+ * requester's); an instance without the annotation (made before, or by another controller) is judged
+ * by its creationTimestamp. Once no instance to recycle is left (instances disabled by hand excepted:
+ * they are never replaced), the request is complete: `status.lastCompletedRecycle` records it and a
+ * RecycleCompleted event says so. A completed request marks nothing outdated any more: it runs once.
  */
 import { EventReasons, type ExporterSet } from 'virtual-exporters/internal';
 import type { PlanEvent } from './events';
@@ -31,9 +33,23 @@ export function recycleRequestOf(set: ExporterSet, now: number): RecycleRequest 
   return { at, active: !done && now >= at };
 }
 
-/** Whether an instance created at `createdAt` (0: unknown) is to be recycled for `request`. */
-export function recycleRequested(request: RecycleRequest | undefined, createdAt: number): boolean {
-  return request !== undefined && request.active && createdAt > 0 && createdAt < request.at;
+/**
+ * Whether an instance is to be recycled for `request`: by the request it was made under (its
+ * annotation), else by its creation time (epoch ms, 0 when unknown: never).
+ */
+export function recycleRequested(
+  request: RecycleRequest | undefined,
+  createdAt: number,
+  madeUnder: number | undefined,
+): boolean {
+  if (request === undefined || !request.active) return false;
+  if (madeUnder !== undefined) return madeUnder < request.at;
+  return createdAt > 0 && createdAt < request.at;
+}
+
+/** The annotation value for an instance created now: the request whose time has come, if any. */
+export function recycleStamp(request: RecycleRequest | undefined, now: number): string | undefined {
+  return request !== undefined && now >= request.at ? toTimestamp(request.at) : undefined;
 }
 
 /** Instances the active request still has to recycle (those disabled by hand are never replaced). */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import {
+  Annotations,
   ConditionTypes,
   EventReasons,
   type ExporterSetSpec,
@@ -47,6 +48,18 @@ const labelled = (i: InstanceSnapshot, labels: Record<string, string>): Instance
 const idle = (n: number) => Array.from({ length: n }, (_, i) => instance(i, 'available'));
 
 /** The instance owned by a set of another uid. */
+/** The instance with the requested-recycle annotation the controller writes on its creates. */
+const stamped = (i: InstanceSnapshot, requestedAt: string): InstanceSnapshot => ({
+  ...i,
+  exporter: {
+    ...i.exporter,
+    metadata: {
+      ...i.exporter.metadata,
+      annotations: { ...i.exporter.metadata?.annotations, [Annotations.recycleRequestedAt]: requestedAt },
+    },
+  },
+});
+
 const ownedBy = (i: InstanceSnapshot, uid: string): InstanceSnapshot => ({
   ...i,
   exporter: {
@@ -372,6 +385,32 @@ describe('requested recycle', () => {
     const result = plan(snapshot({ set, instances: idle(2) }));
     expect(result.actions).toEqual([]);
     expect(result.status?.lastCompletedRecycle).toBeUndefined();
+  });
+
+  it('stamps its replacements with the request, which no creation time can then make outdated', () => {
+    const result = plan(snapshot({ set: requested(-MINUTE), instances: idle(2) }));
+    const [create] = ofType(result, 'CreateExporter');
+    expect(create.exporter.metadata?.annotations?.[Annotations.recycleRequestedAt]).toBe(at(-MINUTE));
+    // An API server clock an hour behind stamps the replacement before the request: it stays current.
+    const behind = stamped(instance(5, 'available', { createdAt: -60 * MINUTE }), at(-MINUTE));
+    const later = plan(
+      snapshot({ set: requested(-MINUTE, { minAvailableReplicas: 1 }), instances: [behind] }),
+    );
+    expect(later.actions).toEqual([]);
+    expect(later.status?.updatedReplicas).toBe(1);
+    expect(later.status?.lastCompletedRecycle).toBe(at(-MINUTE));
+    // One made under an older request is recycled for a newer one.
+    const older = stamped(instance(5, 'available', { createdAt: -60 * MINUTE }), at(-30 * MINUTE));
+    const again = plan(
+      snapshot({ set: requested(-MINUTE, { minAvailableReplicas: 1 }), instances: [older] }),
+    );
+    expect(ofType(again, 'CreateExporter').map((c) => c.reason)).toEqual(['rollout']);
+  });
+
+  it('stamps nothing while the requested time is still ahead', () => {
+    const result = plan(snapshot({ set: requested(MINUTE) }));
+    const [create] = ofType(result, 'CreateExporter');
+    expect(create.exporter.metadata?.annotations?.[Annotations.recycleRequestedAt]).toBeUndefined();
   });
 
   it('leaves a leased instance alone and completes only after its lease and replacement', () => {
