@@ -393,7 +393,7 @@ export interface ExporterSetSpecUpdateStrategy {
   readonly maxSurge?: any;
 
   /**
-   * Proactive only: outdated instances the rules still need that may leave before their replacements are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool (rounded down). Absent: 1. The warm buffer may drop by this much during a rollout.
+   * Proactive only: outdated instances the rules still need that may leave before their replacements are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool (rounded down). Absent: 1. The warm buffer may drop by this much during a rollout; with 0 at maxReplicas the rollout waits (when both round to 0 in a small pool, 1 is used).
    *
    * @schema ExporterSetSpecUpdateStrategy#maxUnavailable
    */

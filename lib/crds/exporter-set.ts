@@ -167,7 +167,7 @@ const updateStrategySchema: JSONSchemaProps = object(
       "Proactive only: replacements started ahead of the outdated instances they replace, as a count or a percentage of the pool (rounded up). Absent: the controller's --rollout-surge-percent (25%), at least 1.",
     ),
     maxUnavailable: intOrPercent(
-      'Proactive only: outdated instances the rules still need that may leave before their replacements are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool (rounded down). Absent: 1. The warm buffer may drop by this much during a rollout.',
+      'Proactive only: outdated instances the rules still need that may leave before their replacements are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool (rounded down). Absent: 1. The warm buffer may drop by this much during a rollout; with 0 at maxReplicas the rollout waits (when both round to 0 in a small pool, 1 is used).',
     ),
     type: str(
       'Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (with InPlaceReuse it leaves instead of serving again). Unmanaged: never replaced for being outdated.',

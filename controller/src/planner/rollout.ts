@@ -111,7 +111,7 @@ export function outdatedFirst(
   if (budget.ceiling > 0 && step.allowance > 0) return [];
   const policy = input.update ?? DEFAULT_UPDATE_POLICY;
   const room =
-    unavailableAllowance(policy, budget.members.length) -
+    unavailableAllowance(policy, budget.members.length, input.surgePercent) -
     input.leaving -
     removals.length -
     step.updatedStarting;

@@ -7,7 +7,8 @@
  *   `maxSurge` replacements start ahead of the instances they replace (absent: the controller's
  *   `--rollout-surge-percent`, at least one); where no surge fits (at maxReplicas, or maxSurge 0) up to
  *   `maxUnavailable` outdated instances the rules still need leave first (absent: 1, today's one at a
- *   time at the ceiling), counting what is already leaving or starting.
+ *   time at the ceiling), counting what is already leaving or starting. At the ceiling with
+ *   `maxUnavailable: 0` the rollout waits (the Scaling condition keeps saying RollingOut).
  * - `Opportunistic`: nothing is replaced for being outdated; an outdated instance goes when it
  *   recycles or fails (with InPlaceReuse it leaves instead of serving again: recycle.ts).
  * - `Unmanaged`: never replaced for being outdated; InPlaceReuse reuses it as any other.
@@ -54,9 +55,13 @@ export function surgeAllowance(policy: UpdatePolicy, poolSize: number, surgePerc
   return scaledCount(policy.maxSurge, poolSize, true) ?? 0;
 }
 
-/** Needed outdated instances a Proactive rollout may take out before their replacements are ready. */
-export function unavailableAllowance(policy: UpdatePolicy, poolSize: number): number {
+/**
+ * Needed outdated instances a Proactive rollout may take out before their replacements are ready. When
+ * both percentages round to 0 in a small pool, 1 (as Deployments do), so the rollout can go on.
+ */
+export function unavailableAllowance(policy: UpdatePolicy, poolSize: number, surgePercent: number): number {
   if (policy.type !== 'Proactive') return 0;
   if (policy.maxUnavailable === undefined) return 1;
-  return scaledCount(policy.maxUnavailable, poolSize, false) ?? 0;
+  const count = scaledCount(policy.maxUnavailable, poolSize, false) ?? 0;
+  return count === 0 && surgeAllowance(policy, poolSize, surgePercent) === 0 ? 1 : count;
 }

@@ -239,6 +239,17 @@ describe('update strategy › Proactive pacing', () => {
     },
   );
 
+  it('takes 1 unavailable when both percentages round to 0 in a small pool, so the rollout goes on', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ minAvailableReplicas: 2, updateStrategy: { maxSurge: '0%', maxUnavailable: '10%' } }),
+        instances: outdatedPool(2),
+      }),
+    );
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(namesOf(result, 'DisableExporter')).toHaveLength(1);
+  });
+
   it('counts what is leaving and starting against maxUnavailable', () => {
     const result = plan(
       snapshot({
