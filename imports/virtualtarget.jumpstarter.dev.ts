@@ -140,7 +140,7 @@ export interface ExporterSetSpec {
   readonly paused?: boolean;
 
   /**
-   * Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template; a time in the future takes effect then. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.
+   * Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template. It acts when the controller sees it (a time in the future only moves the line); instances the controller creates meanwhile are annotated as made for it and never recycled for it. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.
    *
    * @schema ExporterSetSpec#recycleRequestedAt
    */

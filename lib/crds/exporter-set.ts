@@ -217,7 +217,7 @@ const specSchema: JSONSchemaProps = object(
       'Off switch (absent means false): while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.',
     ),
     recycleRequestedAt: dateTime(
-      "Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template; a time in the future takes effect then. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.",
+      "Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template. It acts when the controller sees it (a time in the future only moves the line); instances the controller creates meanwhile are annotated as made for it and never recycled for it. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.",
     ),
     recycleStrategy: str(
       'What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).',

@@ -63,7 +63,7 @@ export function firstFreeOrdinal(
 export function nameCreates(world: World, creates: readonly PlannedCreate[]): CreateExporterAction[] {
   const setName = world.set.metadata?.name ?? '';
   const revision = world.revision ?? '';
-  const recycle = recycleStamp(world.spec.recycle, world.now);
+  const recycle = recycleStamp(world.spec.recycle);
   return creates.map((create, i) => {
     const ordinal = world.firstOrdinal + i;
     const name = instanceName(setName, ordinal);

@@ -89,9 +89,9 @@ export function count(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 }
 
-function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined, now: number): SpecValues {
+function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): SpecValues {
   const spec = set.spec ?? ({} as ExporterSet['spec']);
-  const recycle = recycleRequestOf(set, now);
+  const recycle = recycleRequestOf(set);
   return {
     minReplicas: count(spec.minReplicas, Defaults.minReplicas),
     maxReplicas: count(spec.maxReplicas, Defaults.maxReplicas),
@@ -125,7 +125,7 @@ export function observe(snapshot: PlannerSnapshot): World {
   const revision = cls ? (currentRevision(set, cls) ?? set.status?.templateRevision) : undefined;
   const inFlight = inFlightNames(snapshot.inFlight);
   const options = resolveOptions(snapshot.options);
-  const spec = specValues(set, cls, now);
+  const spec = specValues(set, cls);
   const context: ClassifyContext = {
     set,
     revision,

@@ -106,7 +106,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       (v) => v.state === 'starting' || v.state === 'failed' || v.state === 'exited',
     ),
   });
-  const recycle = recycleReport(world.set, world.spec.recycle, world.owned, world.now);
+  const recycle = recycleReport(world.set, world.spec.recycle, world.owned);
   const status = poolStatus(world, gate, sorted, scaled, {
     creates,
     actions,
@@ -125,7 +125,6 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       failures.backoffUntil,
       world.demand.nextBeginTime,
       nextStartupDeadline(world),
-      recycle.wakeAt,
     ],
   );
 }

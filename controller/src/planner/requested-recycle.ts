@@ -1,15 +1,15 @@
 /**
  * The requested recycle (`spec.recycleRequestedAt`, after OSAC's restart_requested_at): every instance
- * created before the time — by the API server's clock, its creationTimestamp — counts as outdated, as
- * if the template had changed, and is replaced under the update strategy (update-strategy.ts): the warm
- * buffer kept, leased instances after their lease. A time still ahead takes effect then (the pass
- * wakes up for it).
+ * created before the time counts as outdated, as if the template had changed, and is replaced under the
+ * update strategy (update-strategy.ts): the warm buffer kept, leased instances after their lease.
  *
- * Instances the controller creates once the time has come carry the request in an annotation and are
- * never recycled for it, whatever their creationTimestamp says (an API server clock behind the
- * requester's); an instance without the annotation (made before, or by another controller) is judged
- * by its creationTimestamp. Once no instance to recycle is left (instances disabled by hand excepted:
- * they are never replaced), the request is complete: `status.lastCompletedRecycle` records it and a
+ * The request acts as soon as the controller sees it, whatever its own clock says (the requester's
+ * clock is not the controller's): the time only divides the instances. Instances the controller creates
+ * while a request stands carry it in an annotation and are never recycled for it, whatever their
+ * creationTimestamp says (an API server clock behind the requester's); an instance without the
+ * annotation (made before, or by another controller) is judged by its creationTimestamp, the API
+ * server's clock. Once no instance to recycle is left (instances disabled by hand excepted: they are
+ * never replaced), the request is complete: `status.lastCompletedRecycle` records it and a
  * RecycleCompleted event says so. A completed request marks nothing outdated any more: it runs once.
  */
 import { EventReasons, type ExporterSet } from 'virtual-exporters/internal';
@@ -21,16 +21,15 @@ import { toMillis, toTimestamp } from './snapshot';
 export interface RecycleRequest {
   /** The requested time (epoch ms). */
   readonly at: number;
-  /** In effect: its time has come and it has not completed. */
+  /** Not completed yet. */
   readonly active: boolean;
 }
 
 /** The set's request, if it names a readable time. */
-export function recycleRequestOf(set: ExporterSet, now: number): RecycleRequest | undefined {
+export function recycleRequestOf(set: ExporterSet): RecycleRequest | undefined {
   const at = toMillis(set.spec?.recycleRequestedAt);
   if (at === undefined) return undefined;
-  const done = toMillis(set.status?.lastCompletedRecycle) === at;
-  return { at, active: !done && now >= at };
+  return { at, active: toMillis(set.status?.lastCompletedRecycle) !== at };
 }
 
 /**
@@ -47,9 +46,9 @@ export function recycleRequested(
   return createdAt > 0 && createdAt < request.at;
 }
 
-/** The annotation value for an instance created now: the request whose time has come, if any. */
-export function recycleStamp(request: RecycleRequest | undefined, now: number): string | undefined {
-  return request !== undefined && now >= request.at ? toTimestamp(request.at) : undefined;
+/** The annotation value for an instance created now: the standing request, if any. */
+export function recycleStamp(request: RecycleRequest | undefined): string | undefined {
+  return request !== undefined ? toTimestamp(request.at) : undefined;
 }
 
 /** Instances the active request still has to recycle (those disabled by hand are never replaced). */
@@ -57,13 +56,11 @@ export function recyclePending(owned: readonly InstanceView[]): InstanceView[] {
   return owned.filter((v) => v.recycleRequested && v.state !== 'disabledByHand');
 }
 
-/** What a pass reports of the request: the status field, the event, and the time to wake up. */
+/** What a pass reports of the request: the status field and the event. */
 export interface RecycleReport {
   /** `status.lastCompletedRecycle` after this pass (epoch ms). */
   readonly lastCompleted?: number;
   readonly events: readonly PlanEvent[];
-  /** When a request still ahead takes effect. */
-  readonly wakeAt?: number;
   /** Instances still to recycle, for the Scaling condition. */
   readonly pending: number;
 }
@@ -72,18 +69,10 @@ export function recycleReport(
   set: ExporterSet,
   request: RecycleRequest | undefined,
   owned: readonly InstanceView[],
-  now: number,
 ): RecycleReport {
   const previous = toMillis(set.status?.lastCompletedRecycle);
   const kept = previous !== undefined ? { lastCompleted: previous } : {};
-  if (request === undefined || !request.active) {
-    return {
-      ...kept,
-      events: [],
-      pending: 0,
-      ...(request && request.at > now ? { wakeAt: request.at } : {}),
-    };
-  }
+  if (request === undefined || !request.active) return { ...kept, events: [], pending: 0 };
   const pending = recyclePending(owned).length;
   if (pending > 0) return { ...kept, events: [], pending };
   return {

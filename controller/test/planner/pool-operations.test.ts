@@ -356,12 +356,10 @@ describe('requested recycle', () => {
     expect(result.events.map((e) => e.reason)).not.toContain(EventReasons.RecycleCompleted);
   });
 
-  it('a time still ahead changes nothing until it comes, and the pass wakes up for it', () => {
-    const ahead = snapshot({ set: requested(MINUTE), instances: idle(2) });
-    const early = plan(ahead);
-    expect(early.actions).toEqual([]);
-    expect(early.requeueAfterMs).toBe(MINUTE);
-    expect(ofType(plan({ ...ahead, now: T0 + MINUTE }), 'CreateExporter')).toHaveLength(1);
+  it('acts at once on a time ahead of the controller clock: the requester clock is not the controller clock', () => {
+    const result = plan(snapshot({ set: requested(MINUTE), instances: idle(2) }));
+    expect(ofType(result, 'CreateExporter').map((c) => c.reason)).toEqual(['rollout']);
+    expect(result.requeueAfterMs).not.toBe(MINUTE);
   });
 
   it('completes when no instance created before it is left: status and one event', () => {
@@ -418,10 +416,14 @@ describe('requested recycle', () => {
     expect(ofType(again, 'CreateExporter').map((c) => c.reason)).toEqual(['rollout']);
   });
 
-  it('stamps nothing while the requested time is still ahead', () => {
-    const result = plan(snapshot({ set: requested(MINUTE) }));
-    const [create] = ofType(result, 'CreateExporter');
-    expect(create.exporter.metadata?.annotations?.[Annotations.recycleRequestedAt]).toBeUndefined();
+  it('stamps its creates with a standing request, completed or not, and without one stamps nothing', () => {
+    const stampOf = (set: ReturnType<typeof requested>) =>
+      ofType(plan(snapshot({ set })), 'CreateExporter')[0].exporter.metadata?.annotations?.[
+        Annotations.recycleRequestedAt
+      ];
+    expect(stampOf(requested(MINUTE))).toBe(at(MINUTE));
+    expect(stampOf(requested(-MINUTE, {}, { lastCompletedRecycle: at(-MINUTE) }))).toBe(at(-MINUTE));
+    expect(stampOf(makeSet({ minAvailableReplicas: 1 }))).toBeUndefined();
   });
 
   it('leaves a leased instance alone and completes only after its lease and replacement', () => {
