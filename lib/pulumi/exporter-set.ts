@@ -50,9 +50,10 @@ export type ExporterTemplateArgs = InputsOf<
  * Pulumi's.
  */
 export interface ExporterSetArgs extends Omit<
-  InputsOf<ExporterSetOptions, { template: ExporterTemplateArgs; recycleRequestedAt: string }>,
+  InputsOf<ExporterSetOptions, { template: ExporterTemplateArgs }>,
   'recycleRequestedAt'
 > {
+  /** `ExporterSetOptions.recycleRequestedAt`: RFC 3339 text (also from an Output), or a plain Date. @default none */
   readonly recycleRequestedAt?: pulumi.Input<string> | Date;
   /** Name, namespace and labels of the set. @default name: the component's name; namespace: the provider's */
   readonly metadata?: pulumi.Input<ObjectMetadataArgs>;
