@@ -74,6 +74,11 @@ export const Annotations = {
    * has no placement (nothing realised, or a realise the controller never recorded).
    */
   placement: 'exporterset.jumpstarter.dev/placement',
+  /**
+   * The `spec.recycleRequestedAt` in effect when the controller created the instance: it was made for
+   * that request, whatever its creationTimestamp says (an API server clock behind the requester's).
+   */
+  recycleRequestedAt: 'exporterset.jumpstarter.dev/recycle-requested-at',
 } as const;
 
 /** Finalizer that keeps a deleted set until the controller has drained its instances. */

@@ -44,4 +44,6 @@ export const EventReasons = {
   StatusCorrected: 'StatusCorrected',
   /** The class names another provisioner now; this controller drains only the instances it made. */
   ProvisionerChanged: 'ProvisionerChanged',
+  /** No instance created before spec.recycleRequestedAt is left: the requested recycle is complete. */
+  RecycleCompleted: 'RecycleCompleted',
 } as const;

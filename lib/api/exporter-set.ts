@@ -4,6 +4,50 @@ import type { Condition, JsonObject, LabelSelector, ObjectMeta } from './meta';
 export type RecycleStrategy = 'ExitAndReplace' | 'InPlaceReuse';
 
 /**
+ * Which idle instances leave first when the pool shrinks, after the rules no policy overrides (never a
+ * leased instance; outdated before current; standbys and never-ready instances, then offline ones).
+ * `Newest` is today's order; `Random` is seeded from the set's uid, so every replica computes the same.
+ */
+export type ScaleInBasePolicy = 'Oldest' | 'Newest' | 'Random';
+
+/** Ours (KubeVirt's VirtualMachinePool): the order in which idle instances are scaled in. */
+export interface ScaleInStrategy {
+  /**
+   * Instances matching an earlier selector go before those matching a later one or none; the base
+   * policy orders the rest and breaks ties. @default none
+   */
+  readonly selectors?: readonly LabelSelector[];
+  /** @default "Newest" */
+  readonly basePolicy?: ScaleInBasePolicy;
+}
+
+/**
+ * How instances built from an older template revision (or created before `recycleRequestedAt`) are
+ * replaced: `Proactive` replaces idle ones gradually, `Opportunistic` only when they recycle or fail,
+ * `Unmanaged` never for being outdated.
+ */
+export type UpdateStrategyType = 'Proactive' | 'Opportunistic' | 'Unmanaged';
+
+/** An absolute count, or a percentage of the pool such as "25%" (Kubernetes' int-or-string). */
+export type IntOrPercent = number | string;
+
+/** Ours (KubeVirt's VirtualMachinePool): how outdated instances are replaced. */
+export interface UpdateStrategy {
+  /** @default "Proactive" */
+  readonly type?: UpdateStrategyType;
+  /**
+   * Proactive only: replacements started before the outdated instances they replace leave; a
+   * percentage rounds up. @default the controller's --rollout-surge-percent (25%), at least 1
+   */
+  readonly maxSurge?: IntOrPercent;
+  /**
+   * Proactive only: outdated instances the warm buffer needs that may leave before their replacement is
+   * ready (where no surge fits, e.g. at maxReplicas); a percentage rounds down. @default 1
+   */
+  readonly maxUnavailable?: IntOrPercent;
+}
+
+/**
  * One driver of the exporter template. Exactly one of `type`/`ref`; `ref` entries carry no config.
  * `name` may be omitted (the JEP's examples do): it is derived from the driver's package.
  */
@@ -37,6 +81,15 @@ export interface ExporterSetSpec {
   readonly recycleStrategy?: RecycleStrategy;
   /** Ours: the off switch — nothing is created or promoted while true. @default false */
   readonly paused?: boolean;
+  /** Ours: the scale-in order. @default basePolicy Newest, no selectors */
+  readonly scaleInStrategy?: ScaleInStrategy;
+  /** Ours: how outdated instances are replaced. @default type Proactive */
+  readonly updateStrategy?: UpdateStrategy;
+  /**
+   * Ours: RFC 3339 time; every instance created before it is replaced once, as an outdated one (under
+   * the update strategy). @default none
+   */
+  readonly recycleRequestedAt?: string;
   readonly virtualTargetClassName: string;
   readonly parameters?: JsonObject;
   readonly images?: Images;
@@ -72,6 +125,8 @@ export interface ExporterSetStatus {
   readonly scaleDownTarget?: number;
   readonly startupFailures?: number;
   readonly lastStartupFailureTime?: string;
+  /** The `spec.recycleRequestedAt` whose recycle completed last (no instance created before it is left). */
+  readonly lastCompletedRecycle?: string;
 }
 
 export interface ExporterSet {

@@ -29,4 +29,13 @@ export const RuleMessages = {
   templateAnnotationsSize:
     'template annotations must total at most 255 KiB (261120), keys and values together: every instance carries them, and Kubernetes allows 256 KiB of annotations per object',
   parametersObject: 'parameters must be an object (a nested map of provisioner settings)',
+  /** Our rules on the pool-operation fields (issue 16). */
+  maxSurgeValue:
+    'updateStrategy.maxSurge must be a count of at least 0 or a percentage from 0% to 100%, such as 2 or 25%',
+  maxUnavailableValue:
+    'updateStrategy.maxUnavailable must be a count of at least 0 or a percentage from 0% to 100%, such as 1 or 25%',
+  updateStrategyProactiveOnly:
+    'updateStrategy.maxSurge and maxUnavailable apply to type Proactive only: remove them, or set type: Proactive',
+  updateStrategyNotBothZero:
+    'updateStrategy.maxSurge and maxUnavailable must not both be 0: no outdated instance could ever be replaced',
 } as const;

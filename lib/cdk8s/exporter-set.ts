@@ -21,8 +21,14 @@ import { classManifestOf, type IVirtualTargetClass } from './virtual-target-clas
 /** What every instance of the set looks like: the framework-neutral template (`ExporterTemplateInput`). */
 export type ExporterTemplateProps = ExporterTemplateInput;
 
-/** The set's settings are the framework-neutral ones (`ExporterSetOptions`, where each is documented), with the cooldown a `Duration`. */
-export interface ExporterSetProps extends WithUnits<ExporterSetOptions, { scaleDownCooldown: Duration }> {
+/**
+ * The set's settings are the framework-neutral ones (`ExporterSetOptions`, where each is documented),
+ * with the cooldown a `Duration` and the requested recycle a `Date`.
+ */
+export interface ExporterSetProps extends WithUnits<
+  ExporterSetOptions,
+  { scaleDownCooldown: Duration; recycleRequestedAt: Date }
+> {
   /** Name, namespace and labels of the set. @default name generated from the construct path; the chart's namespace */
   readonly metadata?: ApiObjectMetadata;
   /** The backend profile, in the set's namespace: a `VirtualTargetClass` or `VirtualTargetClass.fromName`. */
@@ -45,6 +51,17 @@ export function exporterSetInput(
 }
 
 /**
+ * The generated L1 object, serialized without the generated class's conversion step: that step renames
+ * nothing here and writes `date-time` fields with `toISOString()`, which the RFC 3339 text the builder
+ * already wrote (spec.recycleRequestedAt) does not have.
+ */
+class ExporterSetResource extends l1.ExporterSet {
+  public override toJson(): unknown {
+    return ApiObject.prototype.toJson.call(this);
+  }
+}
+
+/**
  * A warm pool of virtual exporters (JEP-0014): scaling bounds, the class it uses, and the template
  * of its instances. The set's own rules are checked at construction; the rules that involve its
  * class (same namespace, known provisioner, valid merged parameters) when the app is synthesized.
@@ -63,7 +80,7 @@ export class ExporterSet extends Construct {
     this.virtualTargetClass = props.virtualTargetClass;
     this.drivers = [...(props.template.drivers ?? [])];
     this.namespace = props.metadata?.namespace ?? Chart.of(this).namespace;
-    this.resource = new l1.ExporterSet(this, 'Resource', {
+    this.resource = new ExporterSetResource(this, 'Resource', {
       metadata: { ...props.metadata, namespace: this.namespace },
       spec: Lazy.any({ produce: () => this.manifest().spec }),
     });

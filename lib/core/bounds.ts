@@ -60,6 +60,10 @@ export const ExporterSetBounds = {
    * range.
    */
   scaleDownCooldown: 64,
+  /** Label selectors of spec.scaleInStrategy: a few tiers (canary, a hardware generation) in real use. */
+  scaleInSelectors: 8,
+  /** A percentage of updateStrategy.maxSurge or maxUnavailable, such as `100%`. */
+  updatePercent: 4,
 } as const;
 
 /**

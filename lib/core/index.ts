@@ -13,6 +13,7 @@ export * from './validate-images';
 export * from './validate-scheduling';
 export * from './validate-virtual-target-class';
 export * from './validate-exporter-set';
+export * from './pool-operations';
 export * from './validate-references';
 export * from './bounds';
 export * from './depth';

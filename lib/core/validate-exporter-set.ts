@@ -21,6 +21,7 @@ import { fieldPath, indexPath } from './path';
 import { matchesSelector, validateLabelSelector } from './selector';
 import { checkImages } from './validate-images';
 import { checkObjectMeta, checkTypeMeta } from './validate-object-meta';
+import { checkPoolOperations } from './pool-operations';
 
 export const RECYCLE_STRATEGIES: readonly RecycleStrategy[] = ['ExitAndReplace', 'InPlaceReuse'];
 
@@ -81,6 +82,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   }
   issues.oneOf(spec.recycleStrategy, 'spec.recycleStrategy', RECYCLE_STRATEGIES);
   issues.boolean(spec.paused, 'spec.paused');
+  checkPoolOperations(issues, spec);
   issues.string(spec.virtualTargetClassName, 'spec.virtualTargetClassName', {
     required: 'the VirtualTargetClass (in the same namespace) that provisions the instances',
     nonEmpty: true,

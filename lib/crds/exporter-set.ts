@@ -11,6 +11,11 @@ import { RuleMessages } from '../api/rules';
 import { ExporterSetBounds as Bounds, ExporterSetStatusBounds } from '../core/bounds';
 import { LABEL_VALUE_PATTERN } from '../core/names';
 import {
+  SCALE_IN_BASE_POLICIES,
+  UPDATE_PERCENT_PATTERN,
+  UPDATE_STRATEGY_TYPES,
+} from '../core/pool-operations';
+import {
   GO_DURATION_PATTERN,
   GO_DURATION_RANGE_PATTERN,
   celString,
@@ -107,6 +112,84 @@ const templateSchema: JSONSchemaProps = object('The exporter every instance of t
   }),
 });
 
+/** An int-or-string of the update strategy: a count, or a percentage (the strategy's rules check it). */
+function intOrPercent(description: string): JSONSchemaProps {
+  return { description, 'x-kubernetes-int-or-string': true, maxLength: Bounds.updatePercent };
+}
+
+/** The rule on the int-or-string field `f` of the update strategy: a count ≥ 0, or 0% to 100%. */
+function intOrPercentRule(f: string, message: string) {
+  return {
+    rule: `!has(self.${f}) || (type(self.${f}) == int ? self.${f} >= 0 : self.${f}.matches(${celString(UPDATE_PERCENT_PATTERN)}))`,
+    message,
+    fieldPath: `.${f}`,
+  };
+}
+
+/** CEL: the int-or-string field `f` of `self` is set to zero (0 or 0%). */
+const isZero = (f: string) =>
+  `has(self.${f}) && (type(self.${f}) == int ? self.${f} == 0 : self.${f} == '0%')`;
+
+const scaleInStrategySchema: JSONSchemaProps = object(
+  "Ours (ignored by upstream's controller): which idle instances go first when the pool shrinks. Leased instances never go, outdated ones go before current ones, and standbys and never-ready instances (then offline ones) before ready ones whatever the policy; within that, instances matching an earlier selector go first, and the base policy orders the rest.",
+  {
+    basePolicy: str(
+      "Order of the instances no selector sets apart: Newest (the default: the last created go first), Oldest, or Random (a fixed order derived from the set's uid and instance names, the same in every controller replica).",
+      { enum: [...SCALE_IN_BASE_POLICIES] },
+    ),
+    selectors: array(
+      `Label selectors in priority order: idle instances matching the first go before those matching the second, and so on. At most ${Bounds.scaleInSelectors} selectors.`,
+      labelSelectorSchema(
+        'Instances whose labels this selects go before those matching later selectors or none.',
+        {
+          expressionMessages: {
+            operator: RuleMessages.selectorOperator,
+            values: RuleMessages.selectorValues,
+          },
+          bounds: {
+            matchLabels: Bounds.selectorMatchLabels,
+            matchExpressions: Bounds.selectorMatchExpressions,
+            key: Bounds.selectorKey,
+            values: Bounds.selectorValues,
+            value: Bounds.labelValue,
+          },
+        },
+      ),
+      { maxItems: Bounds.scaleInSelectors, 'x-kubernetes-list-type': 'atomic' },
+    ),
+  },
+);
+
+const updateStrategySchema: JSONSchemaProps = object(
+  "Ours (ignored by upstream's controller): how instances built from an older template revision, or created before recycleRequestedAt, are replaced.",
+  {
+    maxSurge: intOrPercent(
+      "Proactive only: replacements started ahead of the outdated instances they replace, as a count or a percentage of the pool (rounded up). Absent: the controller's --rollout-surge-percent (25%), at least 1.",
+    ),
+    maxUnavailable: intOrPercent(
+      'Proactive only: outdated instances the rules still need that may leave before their replacements are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool (rounded down). Absent: 1. The warm buffer may drop by this much during a rollout; with 0 at maxReplicas the rollout waits (when both round to 0 in a small pool, 1 is used).',
+    ),
+    type: str(
+      'Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (with InPlaceReuse it leaves instead of serving again). Unmanaged: never replaced for being outdated.',
+      { enum: [...UPDATE_STRATEGY_TYPES] },
+    ),
+  },
+  {
+    'x-kubernetes-validations': [
+      intOrPercentRule('maxSurge', RuleMessages.maxSurgeValue),
+      intOrPercentRule('maxUnavailable', RuleMessages.maxUnavailableValue),
+      {
+        rule: "!has(self.type) || self.type == 'Proactive' || (!has(self.maxSurge) && !has(self.maxUnavailable))",
+        message: RuleMessages.updateStrategyProactiveOnly,
+      },
+      {
+        rule: `!((${isZero('maxSurge')}) && (${isZero('maxUnavailable')}))`,
+        message: RuleMessages.updateStrategyNotBothZero,
+      },
+    ],
+  },
+);
+
 const specSchema: JSONSchemaProps = object(
   'The desired pool: its size limits, class, parameter overrides and instance template.',
   {
@@ -133,10 +216,14 @@ const specSchema: JSONSchemaProps = object(
     paused: bool(
       'Off switch (absent means false): while true the controller creates and promotes no instance (no floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle and scale down, and an instance recycled away is not replaced until paused is false again. The Paused condition reports it.',
     ),
+    recycleRequestedAt: dateTime(
+      "Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template. It acts when the controller sees it (a time in the future only moves the line); instances the controller creates meanwhile are annotated as made for it and never recycled for it. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.",
+    ),
     recycleStrategy: str(
       'What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).',
       { default: Defaults.recycleStrategy, enum: ['ExitAndReplace', 'InPlaceReuse'] },
     ),
+    scaleInStrategy: scaleInStrategySchema,
     scaleDownCooldown: str(
       `How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most ${Bounds.scaleDownCooldown} characters.`,
       {
@@ -169,6 +256,7 @@ const specSchema: JSONSchemaProps = object(
       },
     ),
     template: templateSchema,
+    updateStrategy: updateStrategySchema,
     virtualTargetClassName: str(
       'Name of the VirtualTargetClass, in the same namespace, that provisions instances.',
       {
@@ -216,6 +304,9 @@ const statusSchema: JSONSchemaProps = object(
     ),
     exportersIdle: count('Exporters that are enabled, online and not leased.'),
     exportersOffline: count('Exporters that are enabled and not online, standbys included.'),
+    lastCompletedRecycle: dateTime(
+      'The spec.recycleRequestedAt whose recycle completed last: no instance created before it is left.',
+    ),
     lastStartupFailureTime: dateTime('When an instance last failed before its exporter ever became ready.'),
     leasedReplicas: count('Instances currently leased.'),
     nextOrdinal: int64(

@@ -41,6 +41,10 @@ const DRIVER_PATH = 'spec.template.spec.drivers[*]';
 const EXPORTER_SET_ADDITIONS: Additions = {
   fields: [
     'spec.paused',
+    'spec.recycleRequestedAt',
+    'spec.scaleInStrategy',
+    'spec.updateStrategy',
+    'status.lastCompletedRecycle',
     'status.lastStartupFailureTime',
     'status.nextOrdinal',
     'status.observedGeneration',

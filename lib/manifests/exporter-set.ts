@@ -8,6 +8,8 @@ import {
   type JsonObject,
   type LabelSelector,
   type RecycleStrategy,
+  type ScaleInStrategy,
+  type UpdateStrategy,
 } from '../api';
 import { withDerivedName } from '../core/drivers';
 import { compact, nonEmpty } from './compact';
@@ -49,6 +51,26 @@ export interface ExporterSetOptions {
    * serving and recycling. (`maxReplicas: 0` is no off switch: it means no ceiling.) @default false
    */
   readonly paused?: boolean;
+  /**
+   * Which idle instances leave first when the pool shrinks: instances matching an earlier `selectors`
+   * entry first, then `basePolicy` (`Newest`, `Oldest` or `Random`, seeded from the set's uid). Leased
+   * instances never go; outdated ones, standbys and never-ready ones go first whatever the policy.
+   * Upstream's controller ignores it. @default basePolicy "Newest", no selectors
+   */
+  readonly scaleInStrategy?: ScaleInStrategy;
+  /**
+   * How outdated instances (an older template, or created before `recycleRequestedAt`) are replaced:
+   * `Proactive` (gradually, `maxSurge` ahead, at most `maxUnavailable` below the warm buffer),
+   * `Opportunistic` (when they recycle or fail) or `Unmanaged` (never). Upstream's controller ignores
+   * it. @default type "Proactive", maxSurge the controller's --rollout-surge-percent, maxUnavailable 1
+   */
+  readonly updateStrategy?: UpdateStrategy;
+  /**
+   * Every instance created before this time is replaced once, under `updateStrategy` (a declarative
+   * flush: refresh images or firmware without a template change). An RFC 3339 string, or a `Date`
+   * (written as RFC 3339 in UTC). Upstream's controller ignores it. @default none
+   */
+  readonly recycleRequestedAt?: string | Date;
   /** Overrides deep-merged over the class parameters (lists replace). @default none */
   readonly parameters?: JsonObject;
   /** Image overrides; replace the class's per entry. @default the class's images */
@@ -75,6 +97,12 @@ export function selectorFromTemplateLabels(
   return { matchLabels: { ...(labels ?? {}) } };
 }
 
+/** A `Date` as RFC 3339 in UTC; an invalid one as its text, which validation refuses with the rule. */
+export function timestampText(value: string | Date | undefined): string | undefined {
+  if (!(value instanceof Date)) return value;
+  return Number.isNaN(value.getTime()) ? String(value) : value.toISOString();
+}
+
 /**
  * Builds the wire object, with the CRD defaults and the derived driver names written out, so the
  * manifest says what it means and upstream's CRDs admit it too.
@@ -92,6 +120,10 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
       recycleStrategy: input.recycleStrategy ?? Defaults.recycleStrategy,
       // Written only when given, so manifests of sets that never pause stay as they were.
       paused: input.paused,
+      // Ours, written only when given (issue 16).
+      scaleInStrategy: input.scaleInStrategy,
+      updateStrategy: input.updateStrategy,
+      recycleRequestedAt: timestampText(input.recycleRequestedAt),
       virtualTargetClassName: input.virtualTargetClassName,
       parameters: input.parameters,
       images: input.images,

@@ -86,7 +86,7 @@ export function qemuPoolParameters(input: QemuPoolOptions): JsonObject {
 /** A pool's class and set, as the settings of each: what a front end gives its two children. */
 export interface QemuPoolParts {
   readonly classOptions: VirtualTargetClassOptions;
-  readonly setOptions: ExporterSetOptions;
+  readonly setOptions: Omit<ExporterSetOptions, 'recycleRequestedAt'>;
 }
 
 /** Splits a pool's settings between its class (QEMU provisioner, typed parameters) and its set. */

@@ -15,6 +15,7 @@ import { derivedSelectorIssues, exporterSetClassIssues } from '../manifests/chec
 import { compact } from '../manifests/compact';
 import {
   buildExporterSet,
+  timestampText,
   type ExporterSetInput,
   type ExporterSetOptions,
   type ExporterTemplateInput,
@@ -43,10 +44,17 @@ export type ExporterTemplateArgs = InputsOf<
 >;
 
 /**
- * The framework-neutral set settings (`ExporterSetOptions`, where each is documented) as Inputs (the cooldown a Go duration string);
- * `metadata` is Pulumi's.
+ * The framework-neutral set settings (`ExporterSetOptions`, where each is documented) as Inputs (the
+ * cooldown a Go duration string; the requested recycle an RFC 3339 string, or a plain `Date`: an Output
+ * must hold the string, as Pulumi copies a Date inside an Output into an empty object); `metadata` is
+ * Pulumi's.
  */
-export interface ExporterSetArgs extends InputsOf<ExporterSetOptions, { template: ExporterTemplateArgs }> {
+export interface ExporterSetArgs extends Omit<
+  InputsOf<ExporterSetOptions, { template: ExporterTemplateArgs }>,
+  'recycleRequestedAt'
+> {
+  /** `ExporterSetOptions.recycleRequestedAt`: RFC 3339 text (also from an Output), or a plain Date. @default none */
+  readonly recycleRequestedAt?: pulumi.Input<string> | Date;
   /** Name, namespace and labels of the set. @default name: the component's name; namespace: the provider's */
   readonly metadata?: pulumi.Input<ObjectMetadataArgs>;
   /**
@@ -92,7 +100,12 @@ export class ExporterSet extends pulumi.ComponentResource {
 
   constructor(name: string, args: ExporterSetArgs, opts?: pulumi.ComponentResourceOptions) {
     super(ExporterSet.type, name, {}, opts);
-    const { virtualTargetClass: cls, ...setArgs } = args;
+    const { virtualTargetClass: cls, ...given } = args;
+    // A Date as its RFC 3339 text before Pulumi resolves the args (see ExporterSetArgs).
+    const setArgs =
+      given.recycleRequestedAt instanceof Date
+        ? { ...given, recycleRequestedAt: timestampText(given.recycleRequestedAt) }
+        : given;
     this.virtualTargetClass = cls;
     const component = cls instanceof VirtualTargetClass ? cls : undefined;
 

@@ -304,6 +304,82 @@ export const CORPUS: readonly HostileCase[] = [
       CEL_SKIPPED,
     ),
   ),
+  // --- pool operations (issue 16): scale-in order, update strategy, requested recycle ---
+  setCase(
+    'an unknown scale-in base policy',
+    (s) => (s.spec.scaleInStrategy = { basePolicy: 'Biggest' }),
+    causes(
+      'spec.scaleInStrategy.basePolicy: Unsupported value: "Biggest": supported values: "Oldest", "Newest", "Random"',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a scale-in selector requirement In without values',
+    (s) =>
+      (s.spec.scaleInStrategy = { selectors: [{ matchExpressions: [{ key: 'tier', operator: 'In' }] }] }),
+    causes(
+      'spec.scaleInStrategy.selectors[0].matchExpressions[0]: Invalid value: "object": matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
+    ),
+  ),
+  setCase(
+    'nine scale-in selectors',
+    (s) => (s.spec.scaleInStrategy = { selectors: many(9, () => ({})) }),
+    causes(
+      'spec.scaleInStrategy.selectors: Invalid value: [{},{},{},{},{},{},{},{},{}]: must NOT have more than 8 items',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'an unknown update strategy type',
+    (s) => (s.spec.updateStrategy = { type: 'Sometimes' }),
+    causes(
+      'spec.updateStrategy.type: Unsupported value: "Sometimes": supported values: "Proactive", "Opportunistic", "Unmanaged"',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a maxSurge of 250%',
+    (s) => (s.spec.updateStrategy = { maxSurge: '250%' }),
+    causes(
+      'spec.updateStrategy.maxSurge: Invalid value: "object": updateStrategy.maxSurge must be a count of at least 0 or a percentage from 0% to 100%, such as 2 or 25%',
+    ),
+  ),
+  setCase(
+    'a negative maxUnavailable',
+    (s) => (s.spec.updateStrategy = { maxUnavailable: -1 }),
+    causes(
+      'spec.updateStrategy.maxUnavailable: Invalid value: "object": updateStrategy.maxUnavailable must be a count of at least 0 or a percentage from 0% to 100%, such as 1 or 25%',
+    ),
+  ),
+  setCase(
+    'a fractional maxSurge',
+    (s) => (s.spec.updateStrategy = { maxSurge: 1.5 }),
+    causes('spec.updateStrategy.maxSurge: Invalid value: 1.5: must be an integer or a string', CEL_SKIPPED),
+  ),
+  setCase(
+    'maxSurge and maxUnavailable both zero',
+    (s) => (s.spec.updateStrategy = { maxSurge: 0, maxUnavailable: '0%' }),
+    causes(
+      'spec.updateStrategy: Invalid value: "object": updateStrategy.maxSurge and maxUnavailable must not both be 0: no outdated instance could ever be replaced',
+    ),
+  ),
+  setCase(
+    'maxSurge with the Unmanaged strategy',
+    (s) => (s.spec.updateStrategy = { type: 'Unmanaged', maxSurge: 1 }),
+    causes(
+      'spec.updateStrategy: Invalid value: "object": updateStrategy.maxSurge and maxUnavailable apply to type Proactive only: remove them, or set type: Proactive',
+    ),
+  ),
+  setCase(
+    'a recycle request in words',
+    (s) => (s.spec.recycleRequestedAt = 'yesterday'),
+    causes('spec.recycleRequestedAt: Invalid value: "yesterday": must match format "date-time"'),
+  ),
+  setCase(
+    'a recycle request without a time zone',
+    (s) => (s.spec.recycleRequestedAt = '2026-11-26T18:00:00'),
+    causes('spec.recycleRequestedAt: Invalid value: "2026-11-26T18:00:00": must match format "date-time"'),
+  ),
   setCase(
     'an empty class name',
     (s) => (s.spec.virtualTargetClassName = ''),

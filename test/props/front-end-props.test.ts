@@ -65,6 +65,9 @@ const setOptions: Required<ExporterSetOptions> = {
   scaleDownCooldown: '10m',
   recycleStrategy: 'InPlaceReuse',
   paused: true,
+  scaleInStrategy: { selectors: [{ matchLabels: { tier: 'canary' } }], basePolicy: 'Random' },
+  updateStrategy: { type: 'Proactive', maxSurge: '50%', maxUnavailable: 0 },
+  recycleRequestedAt: new Date('2026-11-26T18:00:00Z'),
   parameters: { kvm: true },
   images: { exporter: { image: 'quay.io/x/exporter:1' } },
   selector: { matchLabels: { board: 'rpi4' } },
@@ -106,6 +109,7 @@ describe('front-end props › types derived from the neutral inputs', () => {
       holds<Equal<ExporterSetControllerProps, ExporterSetControllerInput>>(),
       holds<Equal<ExporterSetProps['template'], ExporterTemplateInput>>(),
       holds<Equal<ExporterSetProps['scaleDownCooldown'], Duration | undefined>>(),
+      holds<Equal<ExporterSetProps['recycleRequestedAt'], Date | undefined>>(),
       holds<Equal<QemuPoolProps['scaleDownCooldown'], Duration | undefined>>(),
       holds<Equal<QemuPoolProps['memory'], Size | undefined>>(),
       holds<Equal<QemuPoolProps['storage'], Size | undefined>>(),
@@ -123,6 +127,7 @@ describe('front-end props › types derived from the neutral inputs', () => {
       holds<Equal<keyof ExporterSetControllerArgs, keyof ExporterSetControllerInput>>(),
       holds<Equal<VirtualTargetClassArgs['provisioner'], pulumi.Input<string>>>(),
       holds<Equal<ExporterSetArgs['scaleDownCooldown'], pulumi.Input<string> | undefined>>(),
+      holds<Equal<ExporterSetArgs['recycleRequestedAt'], pulumi.Input<string> | Date | undefined>>(),
       holds<Equal<QemuPoolArgs['memory'], pulumi.Input<string> | undefined>>(),
       holds<Equal<QemuPoolArgs['labels'], pulumi.Input<Record<string, pulumi.Input<string>>>>>(),
       holds<Equal<ExporterSetControllerArgs['replicas'], pulumi.Input<number> | undefined>>(),
@@ -148,11 +153,12 @@ describe('front-end props › one mapping per front end carries every field to t
     expect(pulumiClassInput(args, 'component')).toEqual(expected);
   });
 
-  it('ExporterSet: cdk8s props (cooldown a Duration) and Pulumi args', () => {
+  it('ExporterSet: cdk8s props (cooldown a Duration, recycle request a Date) and Pulumi args', () => {
     const expected = { ...setOptions, ...meta, virtualTargetClassName: 'qemu-rpi4' };
     const cls = Cdk8sClass.fromName(testChart('lab'), 'Class', 'qemu-rpi4');
     const props: ExporterSetProps = {
       ...setOptions,
+      recycleRequestedAt: setOptions.recycleRequestedAt as Date,
       metadata: { name: 'given', ...metadata },
       virtualTargetClass: cls,
       scaleDownCooldown: Duration.minutes(10),

@@ -233,6 +233,8 @@ const TRAVERSING = new Map([
 const RETURNS_INTEGER = new Set(['indexOf', 'lastIndexOf']);
 /** Conversions and accessors with a fixed-size result (everything else unknown is of unknown size). */
 const FIXED_SIZE_RESULTS = new Set([
+  // `type(x)` yields a type value (compared with `int` or `string` on an int-or-string field).
+  'type',
   'int',
   'uint',
   'double',

@@ -78,6 +78,18 @@ export const INVALID_PROPS: readonly InvalidPropsCase[] = [
     lines: [`minReplicas=5: ${RuleMessages.minReplicasLeMax}`],
   },
   {
+    title: 'an update strategy that could never replace an instance',
+    construct: 'ExporterSet',
+    props: { updateStrategy: { maxSurge: 0, maxUnavailable: '0%' } },
+    lines: [`updateStrategy={"maxSurge":0,"maxUnavailable":"0%"}: ${RuleMessages.updateStrategyNotBothZero}`],
+  },
+  {
+    title: 'a scale-in selector requirement In without values',
+    construct: 'ExporterSet',
+    props: { scaleInStrategy: { selectors: [{ matchExpressions: [{ key: 'tier', operator: 'In' }] }] } },
+    lines: [`scaleInStrategy.selectors[0].matchExpressions[0].values: ${RuleMessages.selectorValues}`],
+  },
+  {
     title: 'both minimums above maxReplicas',
     construct: 'ExporterSet',
     props: { minReplicas: 5, minAvailableReplicas: 3, maxReplicas: 2 },

@@ -41,7 +41,8 @@ export function instanceLabels(set: ExporterSet, revision: string, standby: bool
 /**
  * The Exporter to create for instance `ordinal` (named `name`, see `instanceName`): template labels and
  * annotations plus the set label, the template revision, the ordinal and, for a standby, the standby
- * label, and the provisioner that made it; enabled; controller-owned by the set when the set has a uid.
+ * label, the provisioner that made it and the requested recycle it was made under (requested-recycle.ts);
+ * enabled; controller-owned by the set when the set has a uid.
  */
 export function desiredExporter(
   set: ExporterSet,
@@ -50,6 +51,7 @@ export function desiredExporter(
   revision: string,
   standby: boolean,
   provisioner?: string,
+  recycleRequestedAt?: string,
 ): Exporter {
   const owner = setOwnerReference(set);
   const namespace = set.metadata?.namespace;
@@ -64,6 +66,7 @@ export function desiredExporter(
         ...(set.spec?.template?.metadata?.annotations ?? {}),
         [Annotations.ordinal]: String(ordinal),
         ...(provisioner !== undefined ? { [Annotations.provisioner]: provisioner } : {}),
+        ...(recycleRequestedAt !== undefined ? { [Annotations.recycleRequestedAt]: recycleRequestedAt } : {}),
       },
       ...(owner ? { ownerReferences: [owner] } : {}),
     },

@@ -40,6 +40,7 @@ import { factTime, watchedSince, type PassClock } from './clocks';
 import { awaitedCredential, credentialIssued } from './credential-wait';
 import { isOwnedBy } from './membership';
 import { podWaitEnded } from './pod-wait';
+import { recycleRequested, type RecycleRequest } from './requested-recycle';
 import { hasEnded, instanceRuntime, isLive, realisationExists, type InstanceRuntime } from './runtime';
 import type { InFlight, InstanceSnapshot } from './snapshot';
 import { toMillis } from './snapshot';
@@ -81,9 +82,12 @@ export interface InstanceView {
   readonly revision?: string;
   /**
    * Built from the set's current template revision: its label names it, or it has none (an instance
-   * another controller made, adopted as current and labelled so: adoption.ts).
+   * another controller made, adopted as current and labelled so: adoption.ts) — and not created before
+   * an active requested recycle (requested-recycle.ts).
    */
   readonly current: boolean;
+  /** Created before the set's active `recycleRequestedAt`: outdated until it is replaced. */
+  readonly recycleRequested: boolean;
   /** What its realisation (Pod, or the provisioner's observation) is right now: runtime.ts. */
   readonly runtime: InstanceRuntime;
   /**
@@ -156,6 +160,8 @@ export interface ClassifyContext {
   /** Leases known to have ended (see `endedLeaseNames`). */
   readonly endedLeases: ReadonlySet<string>;
   readonly inFlight: InFlightNames;
+  /** The set's requested recycle, if any (requested-recycle.ts). */
+  readonly recycle?: RecycleRequest;
   /**
    * The pass's clock, the startup timeout (SPEC §3.9) and the backoff cap (the longest a failure's time
    * matters; default the timeout); without it no instance is ever stuck.
@@ -280,6 +286,11 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     state = 'failed';
     ({ endedAt, endMessage } = podWait);
   }
+  const toRecycle = recycleRequested(
+    context.recycle,
+    createdAt ?? 0,
+    toMillis(annotations[Annotations.recycleRequestedAt]),
+  );
   return {
     name,
     ...(instanceOrdinalOf(set, name) !== undefined ? { ordinal: instanceOrdinalOf(set, name) } : {}),
@@ -290,7 +301,11 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     servedLease: context.everLeased.has(name),
     standby,
     ...(revision !== undefined ? { revision } : {}),
-    current: context.revision !== undefined && (revision === undefined || revision === context.revision),
+    current:
+      context.revision !== undefined &&
+      (revision === undefined || revision === context.revision) &&
+      !toRecycle,
+    recycleRequested: toRecycle,
     runtime,
     podPresent,
     everReady,

@@ -8,6 +8,7 @@ import { instanceOrdinal, type ScaleReason } from 'virtual-exporters/internal';
 import type { InstanceView } from './instances';
 import type { World } from './observe';
 import { recycleStep } from './recycle';
+import { scaleInKey, type ScaleInOrder } from './scale-in-order';
 
 /** The role of a kept instance in the counting. */
 export type MemberKind =
@@ -34,6 +35,8 @@ export interface Member {
   readonly ordinal?: number;
   /** Scale-down may pick it: an idle real instance (not fixed, not planned or in flight). */
   readonly removable: boolean;
+  /** Its place in the scale-in policy's order (scale-in-order.ts); absent: newest first. */
+  readonly scaleInKey?: readonly number[];
 }
 
 /** An instance on its way out, and why. */
@@ -49,7 +52,8 @@ export interface Members {
   readonly replacing: readonly InstanceView[];
 }
 
-function member(view: InstanceView, kind: MemberKind, removable: boolean): Member {
+function member(view: InstanceView, kind: MemberKind, removable: boolean, order: ScaleInOrder): Member {
+  const labels = view.source.exporter.metadata?.labels;
   return {
     name: view.name,
     kind,
@@ -58,6 +62,7 @@ function member(view: InstanceView, kind: MemberKind, removable: boolean): Membe
     createdAt: view.createdAt,
     ...(view.ordinal !== undefined ? { ordinal: view.ordinal } : {}),
     removable,
+    scaleInKey: scaleInKey(order, { ...view, ...(labels ? { labels } : {}) }),
   };
 }
 
@@ -78,11 +83,12 @@ export function sortMembers(world: World): Members {
   const members: Member[] = [];
   const leaving: Leaving[] = [];
   const replacing: InstanceView[] = [];
+  const order = world.spec.scaleIn;
   for (const view of world.owned) {
     switch (view.state) {
       case 'leased':
       case 'disabledByHand':
-        members.push(member(view, 'fixed', false));
+        members.push(member(view, 'fixed', false, order));
         break;
       case 'retiring':
         leaving.push({ view, reason: view.retiringReason ?? 'scale-down' });
@@ -92,7 +98,7 @@ export function sortMembers(world: World): Members {
         const step = recycleStep(view, world.spec);
         if (step === 'replace-pod') {
           replacing.push(view);
-          members.push(member(view, 'starting', true));
+          members.push(member(view, 'starting', true, order));
         } else {
           leaving.push({ view, reason: step });
         }
@@ -103,7 +109,7 @@ export function sortMembers(world: World): Members {
       case 'offline':
       case 'starting':
         // An Exporter naming a lease the cache does not show may be leased already: not a victim.
-        members.push(member(view, view.state, !view.leaseRefUnconfirmed));
+        members.push(member(view, view.state, !view.leaseRefUnconfirmed, order));
         break;
       default:
         break;

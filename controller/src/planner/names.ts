@@ -15,6 +15,7 @@ import type { Action, CreateExporterAction } from './actions';
 import { desiredExporter } from './exporter';
 import type { World } from './observe';
 import { count } from './observe';
+import { recycleStamp } from './requested-recycle';
 import type { PlannedCreate } from './scale';
 import { nameOf } from './wire-guards';
 
@@ -62,6 +63,7 @@ export function firstFreeOrdinal(
 export function nameCreates(world: World, creates: readonly PlannedCreate[]): CreateExporterAction[] {
   const setName = world.set.metadata?.name ?? '';
   const revision = world.revision ?? '';
+  const recycle = recycleStamp(world.spec.recycle);
   return creates.map((create, i) => {
     const ordinal = world.firstOrdinal + i;
     const name = instanceName(setName, ordinal);
@@ -72,7 +74,15 @@ export function nameCreates(world: World, creates: readonly PlannedCreate[]): Cr
       standby: create.standby,
       revision,
       reason: create.reason,
-      exporter: desiredExporter(world.set, name, ordinal, revision, create.standby, world.provisioner.name),
+      exporter: desiredExporter(
+        world.set,
+        name,
+        ordinal,
+        revision,
+        create.standby,
+        world.provisioner.name,
+        recycle,
+      ),
     };
   });
 }

@@ -31,7 +31,10 @@ import { ownedDemand } from './lease-owner';
 import { firstFreeOrdinal } from './names';
 import { isPaused } from './off-switch';
 import { currentRevision } from './revision';
+import { recycleRequestOf, type RecycleRequest } from './requested-recycle';
+import { scaleInOrderOf, type ScaleInOrder } from './scale-in-order';
 import { readStatus, type StatusCorrection } from './status-read';
+import { updatePolicyOf, type UpdatePolicy } from './update-strategy';
 import {
   resolveOptions,
   type InFlightCreate,
@@ -51,6 +54,12 @@ export interface SpecValues {
   readonly retain: boolean;
   /** §3.20: nothing is created or promoted. */
   readonly paused: boolean;
+  /** The scale-in order (scale-in-order.ts). */
+  readonly scaleIn: ScaleInOrder;
+  /** How outdated instances are replaced (update-strategy.ts). */
+  readonly update: UpdatePolicy;
+  /** The requested recycle (requested-recycle.ts), if the spec names a time. */
+  readonly recycle?: RecycleRequest;
 }
 
 /** What every step of the planner reads. */
@@ -82,6 +91,7 @@ export function count(value: unknown, fallback: number): number {
 
 function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): SpecValues {
   const spec = set.spec ?? ({} as ExporterSet['spec']);
+  const recycle = recycleRequestOf(set);
   return {
     minReplicas: count(spec.minReplicas, Defaults.minReplicas),
     maxReplicas: count(spec.maxReplicas, Defaults.maxReplicas),
@@ -93,6 +103,9 @@ function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): Spec
     waitForFirstConsumer: cls?.spec?.bindingMode === 'WaitForFirstConsumer',
     retain: cls?.spec?.reclaimPolicy === 'Retain',
     paused: isPaused(set),
+    scaleIn: scaleInOrderOf(set),
+    update: updatePolicyOf(set),
+    ...(recycle !== undefined ? { recycle } : {}),
   };
 }
 
@@ -112,6 +125,7 @@ export function observe(snapshot: PlannerSnapshot): World {
   const revision = cls ? (currentRevision(set, cls) ?? set.status?.templateRevision) : undefined;
   const inFlight = inFlightNames(snapshot.inFlight);
   const options = resolveOptions(snapshot.options);
+  const spec = specValues(set, cls);
   const context: ClassifyContext = {
     set,
     revision,
@@ -119,6 +133,7 @@ export function observe(snapshot: PlannerSnapshot): World {
     everLeased: everLeasedExporterNames(snapshot.leases),
     endedLeases: endedLeaseNames(snapshot.leases),
     inFlight,
+    ...(spec.recycle !== undefined ? { recycle: spec.recycle } : {}),
     startup: {
       now,
       ...(snapshot.observingSince !== undefined ? { observingSince: snapshot.observingSince } : {}),
@@ -137,7 +152,7 @@ export function observe(snapshot: PlannerSnapshot): World {
     provisioner: snapshot.provisioner,
     now,
     options,
-    spec: specValues(set, cls),
+    spec,
     ...(revision !== undefined ? { revision } : {}),
     inFlight,
     owned: views.filter((v) => v.state !== 'detached' && v.state !== 'deleting'),

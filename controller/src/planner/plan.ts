@@ -14,7 +14,12 @@
  *    §3.7 scale-down.ts, §3.14 rollout.ts;
  * 5. names (names.ts §3.10);
  * 6. pods and configs (pods-and-configs.ts), our labels on adopted instances (adoption.ts §3.16);
- * 7. status (status.ts `finalizeStatus`), events and the next deadline (plan-result.ts §3.15).
+ * 7. status (status.ts `finalizeStatus`), events and the next deadline (plan-result.ts §3.15), with
+ *    the requested recycle's completion (requested-recycle.ts).
+ *
+ * The pool-operation fields (issue 16) act inside these steps: the scale-in policy orders the victims
+ * (scale-in-order.ts, via members.ts), the update strategy paces §3.14 (update-strategy.ts) and a
+ * requested recycle marks instances outdated (requested-recycle.ts, via instances.ts).
  */
 import { DRAIN_FINALIZER, type VirtualTargetClass } from 'virtual-exporters/internal';
 import type { Action, CreateExporterAction } from './actions';
@@ -33,6 +38,7 @@ import { finishPlan, type Plan } from './plan-result';
 import { planHandover } from './handover';
 import { podsAndConfigs } from './pods-and-configs';
 import { replacePods } from './recycle';
+import { recycleReport, type RecycleReport } from './requested-recycle';
 import { outdatedCount } from './rollout';
 import type { InstanceView } from './instances';
 import { decideScale, type PlannedRemoval, type ScaleDecision } from './scale';
@@ -100,18 +106,20 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       (v) => v.state === 'starting' || v.state === 'failed' || v.state === 'exited',
     ),
   });
+  const recycle = recycleReport(world.set, world.spec.recycle, world.owned);
   const status = poolStatus(world, gate, sorted, scaled, {
     creates,
     actions,
     failures,
     rendering: pods.rendering,
+    recycle,
   });
   const window = scaled.decision.window;
   return finishPlan(
     world,
     actions,
     status,
-    startupFailureEvents(failures.newlyFailed, failures.backoffUntil),
+    [...startupFailureEvents(failures.newlyFailed, failures.backoffUntil), ...recycle.events],
     [
       window ? window.start + world.spec.cooldownMs : undefined,
       failures.backoffUntil,
@@ -158,6 +166,7 @@ function poolStatus(
     readonly actions: readonly Action[];
     readonly failures: StartupFailureState;
     readonly rendering: number;
+    readonly recycle: RecycleReport;
   },
 ): StatusInputs {
   const { spec } = world;
@@ -171,8 +180,11 @@ function poolStatus(
       ...(gate.invalidSpec !== undefined ? { invalidSpec: gate.invalidSpec } : {}),
     },
     scaling: {
-      outdated: outdatedCount(world.owned, removed, gate.canCreate),
+      outdated: outdatedCount(world.owned, removed, gate.canCreate, world.spec.update),
       revision,
+      ...(world.spec.recycle && pass.recycle.pending > 0
+        ? { recycle: { pending: pass.recycle.pending, requestedAt: world.spec.recycle.at } }
+        : {}),
       startingNow: decision.creates.length + decision.promote.length,
       rendering: pass.rendering,
       deferred: decision.deferred,
@@ -196,6 +208,9 @@ function poolStatus(
       startupFailures: failures.failures,
       ...(failures.lastFailureTime !== undefined ? { lastStartupFailureTime: failures.lastFailureTime } : {}),
       templateRevision: revision,
+      ...(pass.recycle.lastCompleted !== undefined
+        ? { lastCompletedRecycle: pass.recycle.lastCompleted }
+        : {}),
     },
     creates: pass.creates,
   });
@@ -219,6 +234,7 @@ function scale(world: World, { members, leaving }: Members, gate: Gates): ScaleD
     maxReplicas: spec.maxReplicas,
     leaving: leaving.length,
     surgePercent: world.options.rolloutSurgePercent,
+    update: spec.update,
     window: persistedWindow(world.set.status),
     cooldownMs: spec.cooldownMs,
     now: world.now,

@@ -2,8 +2,10 @@
  * §3.8 recycle: what happens to an instance whose Pod ended (after a lease, or a failure). With
  * ExitAndReplace the instance leaves — as a recycle when it had served (was ever ready), else as a
  * failed one — and §3.1–3.3 refill. With InPlaceReuse its ended Pod is deleted and the same Exporter
- * rendered again; not for one that never got its Pod (no credential), and not under reclaimPolicy
- * Retain for one that served a lease (it is released for inspection instead, leaving.ts).
+ * rendered again; not for one that never got its Pod (no credential), not under reclaimPolicy
+ * Retain for one that served a lease (it is released for inspection instead, leaving.ts), and not for
+ * an outdated one under the Opportunistic update strategy, which is replaced exactly then
+ * (update-strategy.ts).
  */
 import type { ScaleReason } from 'virtual-exporters/internal';
 import type { DeletePodAction } from './actions';
@@ -13,9 +15,12 @@ import type { SpecValues } from './observe';
 /** The next step of a failed or exited instance: its Pod replaced in place, or leaving for `reason`. */
 export function recycleStep(
   view: InstanceView,
-  spec: Pick<SpecValues, 'inPlaceReuse' | 'retain'>,
+  spec: Pick<SpecValues, 'inPlaceReuse' | 'retain'> & Partial<Pick<SpecValues, 'update'>>,
 ): 'replace-pod' | ScaleReason {
-  if (spec.inPlaceReuse && view.podPresent && !(spec.retain && view.servedLease)) return 'replace-pod';
+  const replacedNow = spec.update?.type === 'Opportunistic' && !view.current;
+  if (spec.inPlaceReuse && view.podPresent && !(spec.retain && view.servedLease) && !replacedNow) {
+    return 'replace-pod';
+  }
   return view.state === 'exited' && view.everReady ? 'recycle' : 'failed';
 }
 

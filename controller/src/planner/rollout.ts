@@ -1,13 +1,16 @@
 /**
- * §3.14 template changes: instances carry the template revision; outdated ones are replaced without
- * breaking the warm buffer.
+ * §3.14 template changes: instances carry the template revision; outdated ones (also those created
+ * before a requested recycle) are replaced without breaking the warm buffer — under the Proactive update
+ * strategy; Opportunistic and Unmanaged replace none here (update-strategy.ts).
  *
- * - Surge: outdated instances the rules still need get current replacements first, up to
- *   `rolloutSurgePercent` of the pool (at least one), fewer by the current instances already starting.
+ * - Surge: outdated instances the rules still need get current replacements first, up to `maxSurge`
+ *   (default `rolloutSurgePercent` of the pool, at least one), fewer by the current instances already
+ *   starting.
  * - Outdated surplus leaves at once when the ready supply holds without it (a rollout replaces, it
  *   does not shrink; keeping outdated instances warm through a cooldown would only delay their
  *   replacement).
- * - At the ceiling, where no surge fits, one outdated instance leaves first, one at a time.
+ * - Where no surge fits (at the ceiling, or maxSurge 0), outdated instances leave first, up to
+ *   `maxUnavailable` (default one) counting those leaving and the current ones starting.
  * - A replacement is a standby for a standby; with WaitForFirstConsumer for one with a Pod too,
  *   unless a waiting lease needs the instance with a Pod.
  * - Leased instances are replaced after their lease (members.ts keeps them fixed). Rollout removals
@@ -19,6 +22,12 @@ import type { InstanceView } from './instances';
 import type { Member } from './members';
 import type { PlannedRemoval, ScaleInput } from './scale';
 import { compareVictims, type Removals } from './scale-down';
+import {
+  DEFAULT_UPDATE_POLICY,
+  surgeAllowance,
+  unavailableAllowance,
+  type UpdatePolicy,
+} from './update-strategy';
 
 /** Whether the replacement of `outdated` is a standby (see the module doc). */
 function replacementIsStandby(outdated: Member, tally: Tally, req: Requirements): boolean {
@@ -43,15 +52,19 @@ export interface Surge {
   readonly created: number;
   /** Current instances already starting. */
   readonly updatedStarting: number;
+  /** Replacements the strategy lets start ahead (maxSurge as a count). */
+  readonly allowance: number;
 }
 
 /** Creates current replacements for outdated instances the rules still need (`victims`: the surplus). */
 export function surge(input: ScaleInput, budget: CreateBudget, victims: readonly Member[]): Surge {
   const surplus = new Set(victims.map((m) => m.name));
-  const outdatedKept = budget.members
-    .filter((m) => m.removable && !m.current && !surplus.has(m.name))
-    .sort(compareVictims);
-  const allowance = Math.max(1, Math.ceil((input.surgePercent / 100) * budget.members.length));
+  const policy = input.update ?? DEFAULT_UPDATE_POLICY;
+  const outdatedKept =
+    policy.type === 'Proactive'
+      ? budget.members.filter((m) => m.removable && !m.current && !surplus.has(m.name)).sort(compareVictims)
+      : [];
+  const allowance = surgeAllowance(policy, budget.members.length, input.surgePercent);
   const updatedStarting = budget.members.filter((m) => m.current && m.kind === 'starting').length;
   const wanted = Math.max(0, Math.min(allowance, outdatedKept.length) - updatedStarting);
   let created = 0;
@@ -65,7 +78,7 @@ export function surge(input: ScaleInput, budget: CreateBudget, victims: readonly
     budget.add(standby, 'rollout');
     created += 1;
   }
-  return { outdatedKept, wanted, created, updatedStarting };
+  return { outdatedKept, wanted, created, updatedStarting, allowance };
 }
 
 /** Outdated surplus the window did not take leaves at once while the ready supply holds without it. */
@@ -83,31 +96,47 @@ export function removeOutdatedSurplus(
 }
 
 /**
- * At the ceiling a rollout cannot surge: one outdated instance leaves first, one at a time — unless
- * this pass already removes one, which frees the place (a second would cut into the warm buffer), or
- * something else is leaving or starting.
+ * Where a rollout cannot surge (at the ceiling, or maxSurge 0), outdated instances the rules still
+ * need leave first, up to maxUnavailable less what is leaving, removed this pass or starting (by
+ * default one at a time: a second would cut further into the warm buffer). None while a replacement
+ * could not be made.
  */
-export function outdatedFirstAtCeiling(
+export function outdatedFirst(
   input: ScaleInput,
   budget: CreateBudget,
   step: Surge,
   removals: readonly PlannedRemoval[],
-): PlannedRemoval | undefined {
-  if (step.wanted === 0 || step.created > 0 || budget.ceiling > 0 || input.leaving > 0) return undefined;
-  if (removals.length > 0 || step.updatedStarting > 0) return undefined;
+): PlannedRemoval[] {
+  if (step.outdatedKept.length === 0 || step.created > 0) return [];
+  if (budget.ceiling > 0 && step.allowance > 0) return [];
+  const policy = input.update ?? DEFAULT_UPDATE_POLICY;
+  const room =
+    unavailableAllowance(policy, budget.members.length, input.surgePercent) -
+    input.leaving -
+    removals.length -
+    step.updatedStarting;
   const removed = new Set(removals.map((r) => r.name));
-  const first = step.outdatedKept.find((m) => !removed.has(m.name));
-  if (first === undefined || !replacementAllowed(input, first, budget.members)) return undefined;
-  return { name: first.name, reason: 'rollout' };
+  const first: PlannedRemoval[] = [];
+  for (const m of step.outdatedKept) {
+    if (first.length >= room) break;
+    if (removed.has(m.name)) continue;
+    if (!replacementAllowed(input, m, budget.members)) break;
+    first.push({ name: m.name, reason: 'rollout' });
+  }
+  return first;
 }
 
-/** Outdated instances a rollout still has to replace (none while replacements cannot be made). */
+/**
+ * Outdated instances a rollout still has to replace (none while replacements cannot be made, and none
+ * under a strategy that does not replace them proactively).
+ */
 export function outdatedCount(
   owned: readonly InstanceView[],
   removed: ReadonlySet<string>,
   canCreate: boolean,
+  policy: UpdatePolicy = DEFAULT_UPDATE_POLICY,
 ): number {
-  if (!canCreate) return 0;
+  if (!canCreate || policy.type !== 'Proactive') return 0;
   return owned.filter(
     (v) => !v.current && v.state !== 'disabledByHand' && v.state !== 'retiring' && !removed.has(v.name),
   ).length;

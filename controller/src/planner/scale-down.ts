@@ -3,7 +3,8 @@
  * status (`scaleDownWindowStart`, `scaleDownTarget`: read and written here only, so a restart does not
  * reset it); while it lasts the target is the largest need seen; once it lasted scaleDownCooldown the
  * victims go down to the target in one step. Victims: standbys and never-ready instances first, then
- * offline, then idle, newest first; outdated before current (§3.14 replaces them anyway). A leased
+ * offline, then idle, in the scale-in policy's order (scale-in-order.ts; by default newest first);
+ * outdated before current (§3.14 replaces them anyway). A leased
  * instance is never a victim (members.ts keeps it fixed); how a victim leaves — disabled first, deleted
  * once no lease names it — is leaving.ts, and the live Lease list confirms each delete
  * (`confirmDeletes`).
@@ -15,6 +16,7 @@ import { addMember, canRemove, tallyOf, type Requirements, type Tally } from './
 import { leasedExporterNames } from './leases';
 import type { Member, MemberKind } from './members';
 import { removeOutdatedSurplus } from './rollout';
+import { compareKeys, DEFAULT_SCALE_IN_ORDER, scaleInKey } from './scale-in-order';
 import type { PlannedRemoval, ScaleInput } from './scale';
 import { toMillis, toTimestamp, type LeaseCheck } from './snapshot';
 import { holdBackStandby } from './standby';
@@ -49,12 +51,16 @@ const TIER: Readonly<Record<MemberKind, number>> = {
   fixed: 4,
 };
 
-/** Victim order (see the module doc). */
+/** Victim order (see the module doc); within a tier, the scale-in policy's (scale-in-order.ts). */
 export function compareVictims(a: Member, b: Member): number {
   if (a.current !== b.current) return a.current ? 1 : -1;
   if (TIER[a.kind] !== TIER[b.kind]) return TIER[a.kind] - TIER[b.kind];
-  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
-  return (b.ordinal ?? -1) - (a.ordinal ?? -1);
+  return compareKeys(a.scaleInKey ?? newestFirst(a), b.scaleInKey ?? newestFirst(b));
+}
+
+/** The default policy's key, for members made without one. */
+function newestFirst(m: Member): readonly number[] {
+  return scaleInKey(DEFAULT_SCALE_IN_ORDER, m);
 }
 
 /**
@@ -133,7 +139,9 @@ export function scaleDown(
   if (due) {
     for (const m of victims.slice(0, Math.max(0, removals.kept - target))) removals.remove(m, 'scale-down');
   }
-  removeOutdatedSurplus(victims, removals, target, input.req);
+  if ((input.update?.type ?? 'Proactive') === 'Proactive') {
+    removeOutdatedSurplus(victims, removals, target, input.req);
+  }
   if (victims.length === removals.list.length) return { removals, need };
   return { removals, window: due ? { start: input.now, target: need } : { start, target }, need };
 }

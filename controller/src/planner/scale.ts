@@ -4,17 +4,18 @@
  *
  * 1. cover the shortfall of §3.1–3.3 (floor-buffer-demand.ts), within §3.4–3.5 (ceiling-burst.ts);
  * 2. the surplus (scale-down.ts), then the §3.14 surge for outdated instances still needed (rollout.ts);
- * 3. the §3.7 window and its removals (scale-down.ts), outdated surplus at once and at the ceiling one
- *    outdated instance first (rollout.ts);
+ * 3. the §3.7 window and its removals (scale-down.ts), outdated surplus at once and, where no surge
+ *    fits, outdated instances first up to maxUnavailable (rollout.ts, under the update strategy);
  * 4. §3.6: never leave nothing enabled (standby.ts).
  */
 import type { ScaleReason } from 'virtual-exporters/internal';
 import { CreateBudget } from './ceiling-burst';
 import { coverDeficit, type Requirements } from './floor-buffer-demand';
 import type { Member } from './members';
-import { outdatedFirstAtCeiling, surge } from './rollout';
+import { outdatedFirst, surge } from './rollout';
 import { findSurplus, scaleDown, type ScaleDownWindow } from './scale-down';
 import { standbyForEmptyPool } from './standby';
+import type { UpdatePolicy } from './update-strategy';
 
 export interface ScaleInput {
   /** Kept instances: fixed, idle and replacing ones, and creates in flight (not removable). */
@@ -34,6 +35,8 @@ export interface ScaleInput {
   /** Instances on their way out (retiring, recycled, failed): they free room under the ceiling soon. */
   readonly leaving: number;
   readonly surgePercent: number;
+  /** How outdated instances are replaced (update-strategy.ts). @default Proactive, today's pacing */
+  readonly update?: UpdatePolicy;
   /** The persisted window, if one is open. */
   readonly window: Partial<ScaleDownWindow>;
   readonly cooldownMs: number;
@@ -77,8 +80,7 @@ export function decideScale(input: ScaleInput): ScaleDecision {
     replacements.created > 0 ? findSurplus(budget.members, input.req, input.maxReplicas) : surplus;
   const down = scaleDown(input, budget.members, victims);
   const removals = down.removals.list;
-  const first = outdatedFirstAtCeiling(input, budget, replacements, removals);
-  if (first !== undefined) removals.push(first);
+  removals.push(...outdatedFirst(input, budget, replacements, removals));
   standbyForEmptyPool(input, budget, removals);
 
   return {

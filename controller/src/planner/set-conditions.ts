@@ -43,6 +43,8 @@ export interface ScalingInput {
   readonly outdated: number;
   readonly replicas: number;
   readonly revision?: string;
+  /** Of `outdated`, those created before an active recycleRequestedAt (requested-recycle.ts). */
+  readonly recycle?: { readonly pending: number; readonly requestedAt: number };
   /** Instances starting: booting, creates in flight and this pass's creates and promotions. */
   readonly starting: number;
   readonly rendering: number;
@@ -143,7 +145,10 @@ function scaling(f: ScalingInput): ConditionInput {
       type,
       status: 'True',
       reason: R.RollingOut,
-      message: `${plural(f.outdated, 'instance')} of ${f.replicas} still run an older template; replacing them with revision ${f.revision}`,
+      message:
+        f.recycle && f.recycle.pending > 0
+          ? `${plural(f.outdated, 'instance')} of ${f.replicas} still to replace with revision ${f.revision}; the recycle requested at ${toTimestamp(f.recycle.requestedAt)} waits for ${plural(f.recycle.pending, 'instance')} created before it`
+          : `${plural(f.outdated, 'instance')} of ${f.replicas} still run an older template; replacing them with revision ${f.revision}`,
     };
   }
   const starting = f.starting;

@@ -98,6 +98,8 @@ export interface PersistedFields {
   readonly startupFailures: number;
   readonly lastStartupFailureTime?: number;
   readonly templateRevision?: string;
+  /** `status.lastCompletedRecycle` (requested-recycle.ts). */
+  readonly lastCompletedRecycle?: number;
 }
 
 /** The persisted fields as the status has them (for passes that change nothing). */
@@ -106,6 +108,7 @@ export function persistedAsIs(world: World): PersistedFields {
   const window = persistedWindow(status);
   const last = toMillis(status?.lastStartupFailureTime);
   const revision = world.revision ?? status?.templateRevision;
+  const recycled = toMillis(status?.lastCompletedRecycle);
   return {
     nextOrdinal: world.firstOrdinal,
     ...(window.start !== undefined && window.target !== undefined
@@ -114,6 +117,7 @@ export function persistedAsIs(world: World): PersistedFields {
     startupFailures: count(status?.startupFailures, 0),
     ...(last !== undefined ? { lastStartupFailureTime: last } : {}),
     ...(revision !== undefined ? { templateRevision: revision } : {}),
+    ...(recycled !== undefined ? { lastCompletedRecycle: recycled } : {}),
   };
 }
 
@@ -261,6 +265,9 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
     startupFailures: persisted.startupFailures,
     ...(persisted.lastStartupFailureTime !== undefined
       ? { lastStartupFailureTime: toTimestamp(persisted.lastStartupFailureTime) }
+      : {}),
+    ...(persisted.lastCompletedRecycle !== undefined
+      ? { lastCompletedRecycle: toTimestamp(persisted.lastCompletedRecycle) }
       : {}),
   };
 }

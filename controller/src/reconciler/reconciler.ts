@@ -257,8 +257,8 @@ export class Reconciler {
   }
 
   /**
-   * Events of what was applied, the startup failures seen, the status fields corrected, and the
-   * conditions that changed.
+   * Events of what was applied, the startup failures seen, the status fields corrected, a requested
+   * recycle completed, and the conditions that changed.
    */
   private eventsOf(
     result: Plan,
@@ -272,7 +272,8 @@ export class Reconciler {
         (e) =>
           e.reason === EventReasons.StartupFailure ||
           e.reason === EventReasons.StatusCorrected ||
-          e.reason === EventReasons.ProvisionerChanged,
+          e.reason === EventReasons.ProvisionerChanged ||
+          e.reason === EventReasons.RecycleCompleted,
       ),
       ...execution.taken.map(({ name, owner }) => ({
         type: 'Warning' as const,

@@ -179,9 +179,21 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     if (isTrue(conditions, 'ReplicaFailure')) say(shown('ReplicaFailure'));
     if (!isTrue(conditions, 'InstancesHealthy')) say(shown('InstancesHealthy'));
     if (!isTrue(conditions, 'SpecValid')) say(shown('SpecValid'));
-    // A rollout waits for leases to end: outdated leased instances keep Scaling=True (RollingOut).
+    // A rollout waits for leases to end: outdated leased instances keep Scaling=True (RollingOut). An
+    // instance made before a requested recycle that has not completed is outdated too (issue 16): made
+    // under an older request (its annotation), or without one before the requested time.
+    const requested = Date.parse(String(set.spec?.recycleRequestedAt ?? ''));
+    const recycleOpen =
+      !Number.isNaN(requested) && Date.parse(String(status?.lastCompletedRecycle ?? '')) !== requested;
+    const madeBeforeRequest = (e: Exporter) => {
+      const stamp = e.metadata?.annotations?.[Annotations.recycleRequestedAt];
+      const made =
+        stamp !== undefined ? Date.parse(stamp) : Date.parse(String(e.metadata?.creationTimestamp));
+      return recycleOpen && made < requested;
+    };
     const outdated = mine.filter(
-      (e) => e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision,
+      (e) =>
+        e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision || madeBeforeRequest(e),
     );
     const outdatedIdle = outdated.filter((e) => !heldBy.has(e.metadata?.name ?? ''));
     if (outdatedIdle.length > 0) say(`outdated idle instances: ${outdatedIdle.map(describe).join(', ')}`);

@@ -2,7 +2,8 @@
  * The random lab of one seed: classes with random binding modes and reclaim policies, sets
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
  * changes, class edits that break and fix parameters, resizes, set deletions, pauses, controller
- * restarts, Pod crashes, clock skew, tampered status), the fault rates of the API and the stretches in
+ * restarts, Pod crashes, clock skew, tampered status, the pool operations of issue 16: scale-in order,
+ * update strategy, requested recycle), the fault rates of the API and the stretches in
  * which it refuses one kind of write. Some seeds add two sets whose selectors overlap (leases that
  * select both) and start without Jumpstarter's Lease CRD, which appears later.
  * Pure: the seed decides everything.
@@ -67,7 +68,30 @@ export type LabOperation =
   /** Sets `spec.paused` (SPEC §3.20). */
   | { readonly kind: 'pause'; readonly set: string; readonly paused: boolean }
   /** Jumpstarter's Lease CRD is applied (and Jumpstarter starts): the seed began without it. */
-  | { readonly kind: 'lease-crd-appears' };
+  | { readonly kind: 'lease-crd-appears' }
+  /** Sets one pool-operation field of the set (issue 16). */
+  | { readonly kind: 'pool-ops'; readonly set: string; readonly change: PoolOpsChange };
+
+/** One change of a set's pool-operation fields; `null` removes the field (back to the default). */
+export type PoolOpsChange =
+  | {
+      readonly field: 'scaleInStrategy';
+      readonly value: {
+        readonly basePolicy: 'Oldest' | 'Newest' | 'Random';
+        /** Instances of a changed template (the `revision` label) go first. */
+        readonly byRevision: boolean;
+      } | null;
+    }
+  | {
+      readonly field: 'updateStrategy';
+      readonly value: {
+        readonly type: 'Proactive' | 'Opportunistic' | 'Unmanaged';
+        readonly maxSurge?: number | string;
+        readonly maxUnavailable?: number | string;
+      } | null;
+    }
+  /** A recycle requested `aheadMs` after now on the API server's clock (0: now). */
+  | { readonly field: 'recycleRequestedAt'; readonly aheadMs: number };
 
 /** The machines whose clocks the simulation sets off true time. */
 export type SkewedMachine = 'apiServer' | 'kubelet' | 'controller';
@@ -200,6 +224,8 @@ function planOperation(
   if (overlapping && extra < 0.15) return { kind: 'shared-lease', durationSeconds: random.int(3, 40) };
   if (extra >= 0.15 && extra < 0.2)
     return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
+  if (extra >= 0.2 && extra < 0.27)
+    return { kind: 'pool-ops', set: random.pick(sets).name, change: poolOps(random) };
   const set = random.pick(plain);
   const roll = random.next();
   if (roll < 0.35) return { kind: 'lease', set: set.name, durationSeconds: random.int(3, 40) };
@@ -227,6 +253,36 @@ function planOperation(
     return { kind: 'clock-skew', machine, offsetMs: minutes * 60_000 };
   }
   return { kind: 'tamper-status', set: set.name, pick: random.next() };
+}
+
+/** A random pool-operation change: each field, valid values only (admission refuses the others). */
+function poolOps(random: Random): PoolOpsChange {
+  const roll = random.next();
+  if (roll < 0.3) {
+    return {
+      field: 'scaleInStrategy',
+      value: random.chance(0.2)
+        ? null
+        : {
+            basePolicy: random.pick(['Oldest', 'Newest', 'Random'] as const),
+            byRevision: random.chance(0.5),
+          },
+    };
+  }
+  if (roll < 0.65) {
+    if (random.chance(0.15)) return { field: 'updateStrategy', value: null };
+    const type = random.pick(['Proactive', 'Proactive', 'Opportunistic', 'Unmanaged'] as const);
+    if (type !== 'Proactive') return { field: 'updateStrategy', value: { type } };
+    const amount = (max: number) => (random.chance(0.5) ? random.int(0, max) : `${random.int(0, 4) * 25}%`);
+    const maxSurge = amount(3);
+    const maxUnavailable = amount(2);
+    const bothZero = [0, '0%'].includes(maxSurge) && [0, '0%'].includes(maxUnavailable);
+    return {
+      field: 'updateStrategy',
+      value: { type, maxSurge, maxUnavailable: bothZero ? 1 : maxUnavailable },
+    };
+  }
+  return { field: 'recycleRequestedAt', aheadMs: random.chance(0.7) ? 0 : random.int(1_000, 10_000) };
 }
 
 export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {

@@ -335,6 +335,23 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { spec: { paused: op.paused } });
         countFault(op.paused ? 'pause' : 'unpause', 1);
         return;
+      case 'pool-ops': {
+        const { change } = op;
+        const value =
+          change.field === 'recycleRequestedAt'
+            ? new Date(cluster.clocks.apiServer.now() + change.aheadMs).toISOString()
+            : change.field === 'scaleInStrategy' && change.value !== null
+              ? {
+                  basePolicy: change.value.basePolicy,
+                  selectors: change.value.byRevision
+                    ? [{ matchExpressions: [{ key: 'revision', operator: 'Exists' }] }]
+                    : null,
+                }
+              : change.value;
+        cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { spec: { [change.field]: value } });
+        countFault(`poolOps.${change.field}`, 1);
+        return;
+      }
       case 'lease-crd-appears': {
         cluster.installCrds(jumpstarterCrds.filter(isLeaseCrd));
         const started = startJumpstarterSimulator({ store: cluster.store, clock: cluster.clock });
@@ -457,7 +474,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     }
     await untilClock(cluster, t0 + plan.chaosMs);
 
-    // Calm: faults stop, classes are valid, no set is paused, the controller runs, leases end, probes arrive.
+    // Calm: faults stop, classes are valid, no set is paused and every one replaces outdated instances
+    // (Proactive), the controller runs, leases end, probes arrive.
     collectFaultHits(cluster, countFault);
     cluster.faults.clear();
     kubeletFaults.forEach((remove) => remove());
@@ -469,7 +487,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       });
     }
     for (const s of plan.sets.filter((s) => !deletedSets.has(s.name))) {
-      cluster.store.patch(setsRt, SIM_NAMESPACE, s.name, 'merge', { spec: { paused: false } });
+      // Back to Proactive: the convergence check wants no outdated idle instance left.
+      cluster.store.patch(setsRt, SIM_NAMESPACE, s.name, 'merge', {
+        spec: { paused: false, updateStrategy: null },
+      });
     }
     for (const l of active()) leasesOf().release(SIM_NAMESPACE, l.metadata.name!);
     const calmAt = cluster.clock.now();
