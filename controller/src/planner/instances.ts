@@ -290,7 +290,11 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     servedLease: context.everLeased.has(name),
     standby,
     ...(revision !== undefined ? { revision } : {}),
-    current: context.revision !== undefined && (revision === undefined || revision === context.revision),
+    // A Recycle operation's mark makes the instance outdated: the set replaces it as in a rollout.
+    current:
+      context.revision !== undefined &&
+      (revision === undefined || revision === context.revision) &&
+      annotations[Annotations.recycleRequested] === undefined,
     runtime,
     podPresent,
     everReady,
