@@ -16,3 +16,4 @@ export * from './validate-exporter-set';
 export * from './validate-references';
 export * from './bounds';
 export * from './depth';
+export * from './validate-exporter-operation';

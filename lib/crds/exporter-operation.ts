@@ -11,7 +11,7 @@ import {
   PROVISIONER_OPERATION_PATTERN,
 } from '../api/exporter-operation';
 import { RuleMessages } from '../api/rules';
-import { ExporterSetBounds as Bounds } from '../core/bounds';
+import { ExporterOperationBounds, ExporterSetBounds as Bounds } from '../core/bounds';
 import { celString } from './cel';
 import {
   array,
@@ -26,14 +26,6 @@ import {
   type CustomResourceDefinition,
   type JSONSchemaProps,
 } from './schema';
-
-/** Bounds of the operation's fields (the API server prices CEL rules by them). */
-export const ExporterOperationBounds = {
-  operation: 317,
-  objectName: 253,
-  parameters: 32,
-  parameterValue: 1024,
-} as const;
 
 const operationRule =
   `self.operation in [${OperationNames.map(celString).join(', ')}]` +

@@ -11,7 +11,7 @@ import { virtualTargetClassCrd } from './virtual-target-class';
 
 export { exporterCrd } from './exporter';
 export { exporterSetCrd } from './exporter-set';
-export { ExporterOperationBounds, exporterOperationCrd } from './exporter-operation';
+export { exporterOperationCrd } from './exporter-operation';
 export { leaseCrd, LeaseRuleMessages } from './lease';
 export { virtualTargetClassCrd } from './virtual-target-class';
 export { derivedDriverNameCel } from './cel';
