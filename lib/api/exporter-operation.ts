@@ -132,7 +132,7 @@ export const OperationEventReasons = {
 /** Admission messages of the ExporterOperation CRD; synth-time validation uses the same texts. */
 export const OperationRuleMessages = {
   operationName:
-    'operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific <provisioner-domain>/<Name> such as qemu.jumpstarter.dev/Reflash',
+    'operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
   oneTarget: 'exactly one of exporterName or exporterSetName must be set',
   selectorNeedsSet: 'selector may only be set with exporterSetName',
   specImmutable: 'spec is immutable: create a new ExporterOperation instead',

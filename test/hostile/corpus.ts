@@ -805,14 +805,14 @@ export const CORPUS: readonly HostileCase[] = [
     'an operation that is neither ours nor <domain>/<Name>',
     (o) => (o.spec.operation = 'Reboot'),
     causes(
-      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific <provisioner-domain>/<Name> such as qemu.jumpstarter.dev/Reflash',
+      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
     ),
   ),
   operationCase(
     'a provisioner-specific operation without a domain',
     (o) => (o.spec.operation = 'local/Reflash'),
     causes(
-      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific <provisioner-domain>/<Name> such as qemu.jumpstarter.dev/Reflash',
+      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
     ),
   ),
   operationCase(
