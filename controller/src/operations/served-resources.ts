@@ -50,7 +50,7 @@ export function installHint(resource: ApiResource): string {
     return "Jumpstarter's CRDs come with the Jumpstarter installation: install Jumpstarter in this cluster (or, in a cluster without Jumpstarter, set installJumpstarterCrds on the ExporterSetController installer)";
   }
   if (resource.group === GROUP) {
-    return 'the ExporterSet and VirtualTargetClass CRDs come with the ExporterSetController installer (installCrds, on by default): apply its CRDs';
+    return 'the ExporterSet, VirtualTargetClass and ExporterOperation CRDs come with the ExporterSetController installer (installCrds, on by default): apply its CRDs';
   }
   return 'check that this is a Kubernetes API server';
 }
