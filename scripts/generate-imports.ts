@@ -17,7 +17,10 @@ import {
 
 /** One import per API group: `imports/<group>.ts`. */
 const GROUPS: { file: string; crds: readonly object[] }[] = [
-  { file: 'virtualtarget.jumpstarter.dev', crds: [virtualTargetClassCrd, exporterSetCrd, exporterOperationCrd] },
+  {
+    file: 'virtualtarget.jumpstarter.dev',
+    crds: [virtualTargetClassCrd, exporterSetCrd, exporterOperationCrd],
+  },
   { file: 'jumpstarter.dev', crds: [exporterCrd, leaseCrd] },
 ];
 

@@ -611,14 +611,17 @@ describe('ExporterOperation planner: a selector over a set', () => {
       'InstancesFailed',
       '1 of 2 instances failed: pool-1 (DeadlineExceeded: too late)',
     ],
-  ] as const)('aggregates its children: %s', (_what, states, state, reason, message) => {
-    const children = [
-      child('pool-0', states[0], states[0] === 'Failed' ? 'DeadlineExceeded' : undefined, 'too late'),
-      child('pool-1', states[1], states[1] === 'Failed' ? 'DeadlineExceeded' : undefined, 'too late'),
-    ];
-    const result = planOperation(world(setOp(chosen), { instances, children }));
-    expect(result.status).toMatchObject({ state, reason, message });
-  });
+  ] as [string, [OperationState, OperationState], OperationState, string, string][])(
+    'aggregates its children: %s',
+    (_what, states, state, reason, message) => {
+      const children = [
+        child('pool-0', states[0], states[0] === 'Failed' ? 'DeadlineExceeded' : undefined, 'too late'),
+        child('pool-1', states[1], states[1] === 'Failed' ? 'DeadlineExceeded' : undefined, 'too late'),
+      ];
+      const result = planOperation(world(setOp(chosen), { instances, children }));
+      expect(result.status).toMatchObject({ state, reason, message });
+    },
+  );
 
   it('reports the leased instances its children wait for', () => {
     const children = [
@@ -656,10 +659,13 @@ describe('ExporterOperation planner: a selector over a set', () => {
       'ExporterSetNotFound',
       'ExporterSet pool not found in namespace lab; name an existing set (kubectl get exportersets -n lab)',
     ],
-  ] as const)('fails on %s', (_what, op, options, reason, message) => {
-    const result = planOperation(world(op, { instances, ...options }));
-    expect(result.status).toMatchObject({ state: 'Failed', reason, message });
-  });
+  ] as [string, ExporterOperation, Parameters<typeof world>[1], string, string][])(
+    'fails on %s',
+    (_what, op, options, reason, message) => {
+      const result = planOperation(world(op, { instances, ...options }));
+      expect(result.status).toMatchObject({ state: 'Failed', reason, message });
+    },
+  );
 
   it('names children within 253 characters, stably', () => {
     const long = childOperationName('a'.repeat(200), 'b'.repeat(100));
