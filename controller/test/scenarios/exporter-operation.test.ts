@@ -2,7 +2,7 @@
  * ExporterOperation (issue 16 item 5) against the test cluster: a Recycle by name on an idle instance
  * (replaced with the warm buffer kept, then deleted after its TTL), a Recycle via selector with one
  * leased instance (it waits, reported, and finishes after the lease ends; the leased instance is never
- * touched), and a deadline that passes while an instance stays leased.
+ * touched), a deadline that passes while an instance stays leased (then quiet), and Disable then Enable.
  */
 import { describe, expect, it } from '@jest/globals';
 import {
@@ -25,6 +25,7 @@ import {
   instancesOf,
   scenarioPerTest,
   until,
+  writesWhenSettled,
 } from './support';
 
 const startScenario = scenarioPerTest();
@@ -262,5 +263,35 @@ describe('ExporterOperation', () => {
     expect(instance.spec?.enabled).not.toBe(false);
     expect(instance.metadata?.annotations?.[Annotations.retiring]).toBeUndefined();
     expect(LeaseState.assigned(leases.get(NS, lease.metadata.name!)!)).toBe(true);
+    // A finished operation is quiet: no more writes for it.
+    expect(await writesWhenSettled(cluster, 10_000)).toBe(0);
+  });
+
+  it('disables an instance by hand (kept, refilled around) and enables it again', async () => {
+    const { cluster } = await startScenario({ speedUp: 20 });
+    createClass(cluster);
+    createSet(cluster, 'de', { minAvailableReplicas: 2, scaleDownCooldown: '1h' });
+    const status = () => getSet(cluster, 'de')?.status;
+    await until('2 available', () => status()?.availableReplicas === 2);
+    const name = instancesOf(cluster, 'de')[0].metadata!.name!;
+
+    createOperation(cluster, 'disable', { operation: 'Disable', exporterName: name });
+    await until('disabled', () => getOperation(cluster, 'disable')?.status?.state === 'Complete');
+    const disabled = instancesOf(cluster, 'de').find((e) => e.metadata!.name === name)!;
+    expect(disabled.spec?.enabled).toBe(false);
+    expect(disabled.metadata?.annotations?.[Annotations.manuallyDisabled]).toBe('true');
+    await until(
+      'refilled around it',
+      () => status()?.availableReplicas === 2 && status()?.exportersDisabled === 1,
+    );
+
+    createOperation(cluster, 'enable', { operation: 'Enable', exporterName: name });
+    await until('enabled', () => getOperation(cluster, 'enable')?.status?.state === 'Complete');
+    await until(
+      'back in the pool',
+      () => status()?.availableReplicas === 3 && status()?.exportersDisabled === 0,
+    );
+    const enabled = instancesOf(cluster, 'de').find((e) => e.metadata!.name === name)!;
+    expect(enabled.metadata?.annotations?.[Annotations.manuallyDisabled]).toBeUndefined();
   });
 });
