@@ -180,8 +180,11 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     if (!isTrue(conditions, 'InstancesHealthy')) say(shown('InstancesHealthy'));
     if (!isTrue(conditions, 'SpecValid')) say(shown('SpecValid'));
     // A rollout waits for leases to end: outdated leased instances keep Scaling=True (RollingOut).
+    // An instance a Recycle operation marked is outdated too: the set replaces it as in a rollout.
     const outdated = mine.filter(
-      (e) => e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision,
+      (e) =>
+        e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision ||
+        e.metadata?.annotations?.[Annotations.recycleRequested] !== undefined,
     );
     const outdatedIdle = outdated.filter((e) => !heldBy.has(e.metadata?.name ?? ''));
     if (outdatedIdle.length > 0) say(`outdated idle instances: ${outdatedIdle.map(describe).join(', ')}`);

@@ -269,6 +269,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     'virtualtargetclasses',
   )!;
   const podsRt = cluster.registry.get('', 'v1', 'pods')!;
+  const operationsRt = cluster.registry.get(
+    'virtualtarget.jumpstarter.dev',
+    'v1alpha1',
+    'exporteroperations',
+  )!;
+  const exportersRt = cluster.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+  let operationsCreated = 0;
   let jumpstarter: JumpstarterSimulator | undefined = cluster.jumpstarter;
   /** Jumpstarter's lease client; an operation on leases before the Lease CRD exists is refused. */
   const leasesOf = () => {
@@ -416,6 +423,31 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         cluster.clocks[op.machine].setOffsetMs(op.offsetMs);
         countFault(`clockSkew.${op.machine}`, 1);
         return;
+      case 'exporter-operation': {
+        const instances = (cluster.store.list(exportersRt, SIM_NAMESPACE).items as KubeObject[])
+          .filter(
+            (e) => e.metadata.labels?.[Labels.exporterSetName] === op.set && !e.metadata.deletionTimestamp,
+          )
+          .map((e) => e.metadata.name ?? '')
+          .sort();
+        if (!op.bySelector && instances.length === 0) return;
+        operationsCreated += 1;
+        cluster.store.create(operationsRt, SIM_NAMESPACE, {
+          apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+          kind: 'ExporterOperation',
+          metadata: { name: `op-${operationsCreated}-${op.operation.toLowerCase()}` },
+          spec: {
+            operation: op.operation,
+            ...(op.bySelector
+              ? { exporterSetName: op.set }
+              : { exporterName: instances[Math.floor(op.pick * instances.length)] }),
+            ...(op.deadlineSeconds !== undefined ? { activeDeadlineSeconds: op.deadlineSeconds } : {}),
+            ...(op.ttlSeconds !== undefined ? { ttlSecondsAfterFinished: op.ttlSeconds } : {}),
+          },
+        });
+        countFault(`operation.${op.operation}`, 1);
+        return;
+      }
       case 'tamper-status': {
         const patch = tamperPatch(op.pick, cluster.clock.now());
         for (const value of Object.values(patch)) clockMonitor.tampered(String(value));
