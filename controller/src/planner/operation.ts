@@ -452,7 +452,10 @@ function childOf(
     metadata: {
       name,
       namespace: parent.metadata?.namespace ?? '',
-      labels: { [OperationLabels.parent]: parent.metadata?.name ?? '' },
+      // The parent's name as a label (`kubectl get eop -l`), when it fits in a label value.
+      ...((parent.metadata?.name ?? '').length <= 63
+        ? { labels: { [OperationLabels.parent]: parent.metadata?.name ?? '' } }
+        : {}),
       ownerReferences: [
         {
           apiVersion: API_VERSION,

@@ -6,7 +6,6 @@
  * work queue's backoff.
  */
 import {
-  OperationLabels,
   type Exporter,
   type ExporterOperation,
   type ExporterSet,
@@ -77,7 +76,6 @@ export function readOperationWorld(
   const setProvisioner = className
     ? caches.virtualTargetClasses.get(namespace, className)?.spec?.provisioner
     : undefined;
-  const name = operation.metadata?.name ?? '';
   return {
     now,
     provisioner,
@@ -91,9 +89,12 @@ export function readOperationWorld(
             .list(namespace)
             .filter((e) => isOwnedBy(e, set))
             .map(targetOf),
+          // Children by their owner's uid: the parent label is left off names longer than a label value.
           children: caches.exporterOperations
             .list(namespace)
-            .filter((c) => c.metadata?.labels?.[OperationLabels.parent] === name),
+            .filter((c) =>
+              (c.metadata?.ownerReferences ?? []).some((r) => r.uid === operation.metadata?.uid),
+            ),
         }
       : {}),
   };

@@ -699,3 +699,16 @@ describe('the set planner and a Recycle mark', () => {
     expect(result.status?.updatedReplicas).toBe(1);
   });
 });
+
+describe('ExporterOperation planner: long names', () => {
+  it('labels a child with its parent only when the name fits in a label value', () => {
+    const long = 'x'.repeat(64);
+    const op: ExporterOperation = {
+      ...operation({ operation: 'Recycle', exporterSetName: 'pool' }, undefined, long),
+    };
+    const result = planOperation(world(op, { instances: [exporter('pool-0')] }));
+    const [create] = result.actions as Extract<OperationAction, { type: 'CreateOperation' }>[];
+    expect(create.operation.metadata.labels).toBeUndefined();
+    expect(create.operation.metadata.ownerReferences?.[0]).toMatchObject({ name: long, uid: `uid-${long}` });
+  });
+});
