@@ -46,7 +46,7 @@ import {
   type OperationState,
 } from 'virtual-exporters/internal';
 import { setCondition } from './conditions';
-import { disablePatch, type ExporterMergePatch } from './exporter';
+import type { ExporterMergePatch } from './exporter';
 import { controllingSetName } from './membership';
 import type { PlanEvent } from './events';
 import { toMillis, toTimestamp } from './snapshot';
@@ -303,10 +303,11 @@ function decideInstance(s: OperationSnapshot, operation: OperationName, name: st
         message,
         patch(
           {
-            ...disablePatch('drain'),
+            // The set's own retiring marker (exporter.ts disablePatch), dropping a by-hand disable.
             metadata: {
               annotations: { [Annotations.retiring]: 'drain', [Annotations.manuallyDisabled]: null },
             },
+            spec: { enabled: false },
           },
           `disabled instance ${name} to drain it (${Annotations.retiring}=drain)`,
         ),
