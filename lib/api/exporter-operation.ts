@@ -84,6 +84,11 @@ export const OperationConditionTypes = {
   WaitingForLease: 'WaitingForLease',
   Complete: 'Complete',
   Failed: 'Failed',
+  /**
+   * True while the operation's last write failed (reason FailedPatch for the Exporter, FailedCreate for
+   * a child, FailedDelete for the TTL delete; the message carries the API's answer); it is retried.
+   */
+  WriteFailure: 'WriteFailure',
 } as const;
 
 /** Reasons of the operation's state, of its per-instance results and of its conditions. */
@@ -118,6 +123,13 @@ export const OperationReasons = {
   InstancesFailed: 'InstancesFailed',
   /** WaitingForLease=False. */
   NotWaiting: 'NotWaiting',
+  /**
+   * Failed: the spec breaks a rule of the CRD that admission did not enforce (a CRD installed without
+   * our rules); the message names the field and the rule.
+   */
+  InvalidSpec: 'InvalidSpec',
+  /** WriteFailure=False: the writes of the last pass succeeded. */
+  NoFailures: 'NoFailures',
 } as const;
 
 /** Event reasons on ExporterOperations. */

@@ -95,7 +95,7 @@ const statusSchema: JSONSchemaProps = object(
   {
     completionTime: dateTime('When the operation became Complete or Failed.'),
     conditions: conditionsSchema(
-      'Latest observations: WaitingForLease (an instance is leased; the operation acts after the lease ends), Complete and Failed.',
+      'Latest observations: WaitingForLease (an instance is leased; the operation acts after the lease ends), Complete, Failed, and WriteFailure (its last write failed; the message carries the API error, and it is retried).',
     ),
     instances: array(
       'One entry per targeted instance, in name order; chosen once, when the operation starts.',

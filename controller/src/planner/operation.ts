@@ -34,8 +34,10 @@ import {
   OperationLabels,
   OperationNames,
   OperationReasons as R,
+  formatIssue,
   matchesSelector,
   selectorToString,
+  validateExporterOperation,
   type Condition,
   type Exporter,
   type ExporterOperation,
@@ -148,6 +150,14 @@ export function planOperation(snapshot: OperationSnapshot): OperationPlan {
 function decide(s: OperationSnapshot, start: number): Outcome {
   const { spec } = s.operation;
   const recorded = s.operation.status?.instances ?? [];
+  const issues = validateExporterOperation(s.operation);
+  if (issues.length > 0) {
+    return failed(
+      R.InvalidSpec,
+      `the spec breaks the CRD's rules: ${issues.map(formatIssue).join('; ')}`,
+      recorded,
+    );
+  }
   if (!isSupportedOperation(spec.operation)) {
     return failed(
       R.UnsupportedOperation,
@@ -162,11 +172,14 @@ function decide(s: OperationSnapshot, start: number): Outcome {
       ? decideInstance(s, spec.operation, spec.exporterName)
       : decideSelector(s, spec.exporterSetName ?? '', start);
   if (isFinishedState(outcome.state) || deadline === undefined || s.now < deadline) return outcome;
-  return failed(
-    R.DeadlineExceeded,
-    `activeDeadlineSeconds (${spec.activeDeadlineSeconds} s) passed before the operation finished: ${outcome.message}; nothing more is done`,
-    outcome.instances,
+  const message = `activeDeadlineSeconds (${spec.activeDeadlineSeconds} s) passed before the operation finished: ${outcome.message}; nothing more is done`;
+  // The instances not finished by then failed with the operation.
+  const instances = outcome.instances.map((i) =>
+    isFinishedState(i.state)
+      ? i
+      : { ...i, state: 'Failed' as const, reason: R.DeadlineExceeded, message: i.message ?? message },
   );
+  return failed(R.DeadlineExceeded, message, instances);
 }
 
 function isFinishedState(state: OperationState): boolean {
@@ -496,6 +509,15 @@ function finish(s: OperationSnapshot, start: number, outcome: Outcome): Operatio
     now,
     generation,
   );
+  // The plan's status is written only once its writes succeeded: a failure reported before is over.
+  if (old?.conditions?.some((c) => c.type === C.WriteFailure && c.status === 'True')) {
+    conditions = setCondition(
+      conditions,
+      { type: C.WriteFailure, status: 'False', reason: R.NoFailures, message: 'the last writes succeeded' },
+      now,
+      generation,
+    );
+  }
   if (finished) {
     conditions = setCondition(
       conditions,

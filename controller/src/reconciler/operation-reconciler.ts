@@ -1,11 +1,14 @@
 /**
  * One reconcile pass for one ExporterOperation key: read the operation's world from the caches, plan
  * (planner/operation.ts), apply the writes in order, then write the status through `/status` once —
- * only when it changed — and record the events. A failed write makes the pass throw before the status
- * is written, so the status never claims a step that did not happen and the key is retried with the
+ * only when it changed — and record the events. A failed write is reported instead (the condition
+ * WriteFailure=True with the API's message, on the status as it was, plus a Warning event) and the
+ * pass throws, so the status never claims a step that did not happen and the key is retried with the
  * work queue's backoff.
  */
 import {
+  ConditionReasons,
+  OperationConditionTypes,
   type Exporter,
   type ExporterOperation,
   type ExporterSet,
@@ -14,7 +17,7 @@ import {
 } from 'virtual-exporters/internal';
 import type { ResourceInformer } from '../kube/informer';
 import type { KubeClients } from '../kube/clients';
-import { isAlreadyExists, isNotFound } from '../kube/api-errors';
+import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
 import type { Logger } from '../operations/logger';
 import {
   controllingSetName,
@@ -22,6 +25,7 @@ import {
   isOwnedBy,
   nameOf,
   planOperation,
+  setCondition,
   type OperationAction,
   type OperationSnapshot,
   type OperationTarget,
@@ -117,7 +121,12 @@ export class OperationReconciler {
       return {};
     }
     for (const action of result.actions) {
-      if (!(await this.apply(namespace, name, action))) return {};
+      try {
+        if (!(await this.apply(namespace, name, action))) return {};
+      } catch (error) {
+        await this.reportFailure(operation, action, error);
+        throw error;
+      }
     }
     if (result.status !== undefined) {
       try {
@@ -133,6 +142,50 @@ export class OperationReconciler {
     await deps.events.record(operation, result.events);
     return result.requeueAfterMs !== undefined ? { requeueAfterMs: result.requeueAfterMs } : {};
   };
+
+  /** WriteFailure=True on the status as it was, and a Warning event: nothing fails silently. */
+  private async reportFailure(
+    operation: ExporterOperation,
+    action: OperationAction,
+    error: unknown,
+  ): Promise<void> {
+    const { namespace = '', name = '' } = operation.metadata ?? {};
+    const reason =
+      action.type === 'PatchExporter'
+        ? ConditionReasons.FailedPatch
+        : action.type === 'CreateOperation'
+          ? ConditionReasons.FailedCreate
+          : ConditionReasons.FailedDelete;
+    const what =
+      action.type === 'PatchExporter'
+        ? `the patch of Exporter ${action.name}`
+        : action.type === 'CreateOperation'
+          ? `the create of child operation ${action.operation.metadata?.name}`
+          : 'the delete after ttlSecondsAfterFinished';
+    const message = `${what} failed: ${apiErrorMessage(error)}`;
+    const old = operation.status ?? { state: 'Pending' as const };
+    const status = {
+      ...old,
+      conditions: setCondition(
+        old.conditions,
+        { type: OperationConditionTypes.WriteFailure, status: 'True', reason, message },
+        this.deps.clock.now(),
+        operation.metadata?.generation,
+      ),
+    };
+    try {
+      await this.deps.clients.exporterOperations.patchStatus(namespace, name, {
+        type: 'merge',
+        body: { status: statusMergePatch(operation.status, status) as object },
+      });
+    } catch (statusError) {
+      this.deps.logger.warn(
+        { namespace, exporteroperation: name, error: apiErrorMessage(statusError) },
+        'could not report a failed write on the operation',
+      );
+    }
+    await this.deps.events.record(operation, [{ type: 'Warning', reason, message }]);
+  }
 
   /** Applies one action; false when the operation itself is gone (nothing more to do). */
   private async apply(namespace: string, name: string, action: OperationAction): Promise<boolean> {

@@ -374,6 +374,18 @@ describe('ExporterOperation planner: one instance by name', () => {
     ]);
   });
 
+  it('fails a spec that breaks the CRD rules admission did not enforce, naming the rule', () => {
+    const result = planOperation(
+      world(operation({ operation: 'Drain', exporterName: 'pool-0', exporterSetName: 'pool' }), {
+        exporter: idle,
+      }),
+    );
+    expect(summary(result)).toEqual({ state: 'Failed', reason: 'InvalidSpec', actions: [] });
+    expect(result.status?.message).toBe(
+      "the spec breaks the CRD's rules: spec: exactly one of exporterName or exporterSetName must be set",
+    );
+  });
+
   it('leaves an operation on a set of another provisioner to that controller', () => {
     const result = planOperation(
       world(operation({ operation: 'Recycle', exporterName: 'pool-0' }), {
@@ -421,6 +433,18 @@ describe('ExporterOperation planner: deadline and TTL', () => {
       status: 'True',
       reason: 'DeadlineExceeded',
     });
+  });
+
+  it('fails the instances not finished by the deadline with the operation', () => {
+    expect(waitingOp(60_000).status?.instances).toEqual([
+      {
+        exporterName: 'pool-0',
+        uid: 'uid-pool-0',
+        state: 'Failed',
+        reason: 'DeadlineExceeded',
+        message: 'instance pool-0 is leased (Lease l-1); Drain waits for the lease to end',
+      },
+    ]);
   });
 
   it('counts the deadline from the first pass', () => {

@@ -267,6 +267,52 @@ describe('ExporterOperation', () => {
     expect(await writesWhenSettled(cluster, 10_000)).toBe(0);
   });
 
+  it('reports a write the API refuses on the operation, retries it, and clears the report once it succeeds', async () => {
+    const { cluster } = await startScenario({ speedUp: 20 });
+    createClass(cluster);
+    createSet(cluster, 'wf', { minAvailableReplicas: 1, scaleDownCooldown: '1h' });
+    await until('1 available', () => getSet(cluster, 'wf')?.status?.availableReplicas === 1);
+    const name = instancesOf(cluster, 'wf')[0].metadata!.name!;
+    const refusal = cluster.faults.add({
+      kind: 'error',
+      code: 403,
+      resource: 'exporters',
+      verb: 'patch',
+      identity: 'controller',
+    });
+    createOperation(cluster, 'disable-refused', { operation: 'Disable', exporterName: name });
+    const failure = await until('the failure reported', () =>
+      getOperation(cluster, 'disable-refused')?.status?.conditions?.find(
+        (c) => c.type === OperationConditionTypes.WriteFailure && c.status === 'True',
+      ),
+    );
+    expect(failure.reason).toBe('FailedPatch');
+    expect(failure.message).toBe(
+      `the patch of Exporter ${name} failed: exporters.jumpstarter.dev "${name}" is forbidden: User "controller" cannot patch resource "exporters" in API group "jumpstarter.dev" in the namespace "lab" (injected by the test cluster)`,
+    );
+    await until('the Warning event', () =>
+      eventsOf(cluster).some(
+        (e) =>
+          e.reason === 'FailedPatch' && e.type === 'Warning' && e.involvedObject.name === 'disable-refused',
+      ),
+    );
+    expect(getOperation(cluster, 'disable-refused')?.status?.state).not.toBe('Complete');
+    cluster.faults.remove(refusal);
+    const done = await until(
+      'disabled after the retry',
+      () =>
+        getOperation(cluster, 'disable-refused')?.status?.state === 'Complete' &&
+        getOperation(cluster, 'disable-refused'),
+      30_000,
+    );
+    expect(
+      done.status?.conditions?.find((c) => c.type === OperationConditionTypes.WriteFailure),
+    ).toMatchObject({
+      status: 'False',
+      reason: 'NoFailures',
+    });
+  });
+
   it('disables an instance by hand (kept, refilled around) and enables it again', async () => {
     const { cluster } = await startScenario({ speedUp: 20 });
     createClass(cluster);
