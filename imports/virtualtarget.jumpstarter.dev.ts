@@ -4,6 +4,251 @@ import { Construct } from 'constructs';
 
 
 /**
+ * A one-off operation (Recycle, Disable, Enable, Drain) on one instance of an ExporterSet or on the instances a selector picks; it never takes a leased instance away.
+ *
+ * @schema ExporterOperation
+ */
+export class ExporterOperation extends ApiObject {
+  /**
+   * Returns the apiVersion and kind for "ExporterOperation"
+   */
+  public static readonly GVK: GroupVersionKind = {
+    apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+    kind: 'ExporterOperation',
+  }
+
+  /**
+   * Renders a Kubernetes manifest for "ExporterOperation".
+   *
+   * This can be used to inline resource manifests inside other objects (e.g. as templates).
+   *
+   * @param props initialization props
+   */
+  public static manifest(props: ExporterOperationProps = {}): any {
+    return {
+      ...ExporterOperation.GVK,
+      ...toJson_ExporterOperationProps(props),
+    };
+  }
+
+  /**
+   * Defines a "ExporterOperation" API object
+   * @param scope the scope in which to define this object
+   * @param id a scope-local name for the object
+   * @param props initialization props
+   */
+  public constructor(scope: Construct, id: string, props: ExporterOperationProps = {}) {
+    super(scope, id, {
+      ...ExporterOperation.GVK,
+      ...props,
+    });
+  }
+
+  /**
+   * Renders the object to Kubernetes JSON.
+   */
+  public override toJson(): any {
+    const resolved = super.toJson();
+
+    return {
+      ...ExporterOperation.GVK,
+      ...toJson_ExporterOperationProps(resolved),
+    };
+  }
+}
+
+/**
+ * A one-off operation (Recycle, Disable, Enable, Drain) on one instance of an ExporterSet or on the instances a selector picks; it never takes a leased instance away.
+ *
+ * @schema ExporterOperation
+ */
+export interface ExporterOperationProps {
+  /**
+   * @schema ExporterOperation#metadata
+   */
+  readonly metadata?: ApiObjectMetadata;
+
+  /**
+   * What to do and to which instances: one Exporter by name, or the instances of a set a selector picks. Immutable.
+   *
+   * @schema ExporterOperation#spec
+   */
+  readonly spec?: ExporterOperationSpec;
+}
+
+/**
+ * Converts an object of type 'ExporterOperationProps' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationProps(obj: ExporterOperationProps | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'metadata': obj.metadata,
+    'spec': toJson_ExporterOperationSpec(obj.spec),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * What to do and to which instances: one Exporter by name, or the instances of a set a selector picks. Immutable.
+ *
+ * @schema ExporterOperationSpec
+ */
+export interface ExporterOperationSpec {
+  /**
+   * Seconds from the start of the operation after which it fails (DeadlineExceeded) if it has not finished, for example because an instance stayed leased. Unset: no deadline.
+   *
+   * @schema ExporterOperationSpec#activeDeadlineSeconds
+   */
+  readonly activeDeadlineSeconds?: number;
+
+  /**
+   * The one Exporter to operate on; it must be an instance of an ExporterSet. Exclusive with exporterSetName.
+   *
+   * @schema ExporterOperationSpec#exporterName
+   */
+  readonly exporterName?: string;
+
+  /**
+   * The ExporterSet whose instances the selector picks; the operation creates one child operation per instance. Exclusive with exporterName.
+   *
+   * @schema ExporterOperationSpec#exporterSetName
+   */
+  readonly exporterSetName?: string;
+
+  /**
+   * Recycle (the set replaces the instance, warm buffer kept), Disable (spec.enabled=false, kept in the set), Enable (undoes Disable), Drain (the instance leaves the set, which refills by its rules), or a provisioner-specific <provisioner-domain>/<Name>, which fails as UnsupportedOperation when the controller does not know it. Every operation waits for a lease on the instance to end; none takes a leased instance away.
+   *
+   * @schema ExporterOperationSpec#operation
+   */
+  readonly operation: string;
+
+  /**
+   * Settings of the operation, for provisioner-specific operations. At most 32 entries, values of up to 1024 characters.
+   *
+   * @schema ExporterOperationSpec#parameters
+   */
+  readonly parameters?: { [key: string]: string };
+
+  /**
+   * With exporterSetName: the labels of the instances to operate on. Unset or empty: every instance of the set.
+   *
+   * @schema ExporterOperationSpec#selector
+   */
+  readonly selector?: ExporterOperationSpecSelector;
+
+  /**
+   * Seconds after the operation finished (Complete or Failed) after which the controller deletes it, with its child operations. Unset: kept.
+   *
+   * @schema ExporterOperationSpec#ttlSecondsAfterFinished
+   */
+  readonly ttlSecondsAfterFinished?: number;
+}
+
+/**
+ * Converts an object of type 'ExporterOperationSpec' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationSpec(obj: ExporterOperationSpec | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'activeDeadlineSeconds': obj.activeDeadlineSeconds,
+    'exporterName': obj.exporterName,
+    'exporterSetName': obj.exporterSetName,
+    'operation': obj.operation,
+    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.entries(obj.parameters).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'selector': toJson_ExporterOperationSpecSelector(obj.selector),
+    'ttlSecondsAfterFinished': obj.ttlSecondsAfterFinished,
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * With exporterSetName: the labels of the instances to operate on. Unset or empty: every instance of the set.
+ *
+ * @schema ExporterOperationSpecSelector
+ */
+export interface ExporterOperationSpecSelector {
+  /**
+   * Label requirements that must all hold. At most 32 requirements.
+   *
+   * @schema ExporterOperationSpecSelector#matchExpressions
+   */
+  readonly matchExpressions?: ExporterOperationSpecSelectorMatchExpressions[];
+
+  /**
+   * Labels that must all be present with exactly these values; each entry is short for an In requirement with one value. At most 64 entries, values of up to 63 characters.
+   *
+   * @schema ExporterOperationSpecSelector#matchLabels
+   */
+  readonly matchLabels?: { [key: string]: string };
+}
+
+/**
+ * Converts an object of type 'ExporterOperationSpecSelector' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationSpecSelector(obj: ExporterOperationSpecSelector | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'matchExpressions': obj.matchExpressions?.map(y => toJson_ExporterOperationSpecSelectorMatchExpressions(y)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * One requirement: a label key, an operator and (for In and NotIn) the values it relates the key to.
+ *
+ * @schema ExporterOperationSpecSelectorMatchExpressions
+ */
+export interface ExporterOperationSpecSelectorMatchExpressions {
+  /**
+   * The label key the requirement applies to. At most 317 characters.
+   *
+   * @schema ExporterOperationSpecSelectorMatchExpressions#key
+   */
+  readonly key: string;
+
+  /**
+   * How the key relates to the values: In, NotIn, Exists or DoesNotExist.
+   *
+   * @schema ExporterOperationSpecSelectorMatchExpressions#operator
+   */
+  readonly operator: string;
+
+  /**
+   * The values for In and NotIn (must be non-empty); must be empty for Exists and DoesNotExist. At most 64 values of up to 63 characters.
+   *
+   * @schema ExporterOperationSpecSelectorMatchExpressions#values
+   */
+  readonly values?: string[];
+}
+
+/**
+ * Converts an object of type 'ExporterOperationSpecSelectorMatchExpressions' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationSpecSelectorMatchExpressions(obj: ExporterOperationSpecSelectorMatchExpressions | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'key': obj.key,
+    'operator': obj.operator,
+    'values': obj.values?.map(y => y),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+
+/**
  * A pool of virtual exporters: keeps a warm buffer of instances of a VirtualTargetClass and scales with lease demand.
  *
  * @schema ExporterSet

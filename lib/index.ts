@@ -24,6 +24,14 @@ export type {
 } from './api/exporter-set';
 export type { ImagePullPolicy, ImageSpec, Images } from './api/images';
 export type {
+  ExporterOperation,
+  ExporterOperationSpec,
+  ExporterOperationStatus,
+  OperationInstanceResult,
+  OperationName,
+  OperationState,
+} from './api/exporter-operation';
+export type {
   Condition,
   ConditionStatus,
   JsonObject,
@@ -51,15 +59,23 @@ export {
   type ConditionType,
 } from './api/constants';
 export { RuleMessages } from './api/rules';
+export { OperationRuleMessages } from './api/exporter-operation';
 
 // The CRDs, as plain `apiextensions.k8s.io/v1` objects.
-export { exporterSetCrd, ourCrds, virtualTargetClassCrd, type CustomResourceDefinition } from './crds';
+export {
+  exporterOperationCrd,
+  exporterSetCrd,
+  ourCrds,
+  virtualTargetClassCrd,
+  type CustomResourceDefinition,
+} from './crds';
 
 // The checks the constructs and components run, for objects written by hand or read from a cluster.
 export { formatIssue, type ValidationIssue } from './core/issue';
 export { mergeParameters } from './core/merge';
 export { validateExporterSet } from './core/validate-exporter-set';
 export { validateVirtualTargetClass } from './core/validate-virtual-target-class';
+export { validateExporterOperation } from './core/validate-exporter-operation';
 export {
   QEMU_ARCHES,
   type QemuArch,

@@ -7,11 +7,20 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
-import { exporterSetCrd, exporterCrd, leaseCrd, virtualTargetClassCrd } from '../lib/crds';
+import {
+  exporterOperationCrd,
+  exporterSetCrd,
+  exporterCrd,
+  leaseCrd,
+  virtualTargetClassCrd,
+} from '../lib/crds';
 
 /** One import per API group: `imports/<group>.ts`. */
 const GROUPS: { file: string; crds: readonly object[] }[] = [
-  { file: 'virtualtarget.jumpstarter.dev', crds: [virtualTargetClassCrd, exporterSetCrd] },
+  {
+    file: 'virtualtarget.jumpstarter.dev',
+    crds: [virtualTargetClassCrd, exporterSetCrd, exporterOperationCrd],
+  },
   { file: 'jumpstarter.dev', crds: [exporterCrd, leaseCrd] },
 ];
 

@@ -43,6 +43,8 @@ import { RenderMemo } from './reconciler/render-memo';
 import { registerHandlers } from './reconciler/handlers';
 import { LatencyObserver } from './reconciler/observations';
 import { Reconciler } from './reconciler/reconciler';
+import { OperationReconciler } from './reconciler/operation-reconciler';
+import { registerOperationHandlers } from './reconciler/operation-handlers';
 import { StatusMemo } from './reconciler/status-memo';
 
 export interface ManagerDeps {
@@ -75,6 +77,9 @@ export interface Manager {
   readonly queue: WorkQueue;
   readonly metrics: ControllerMetrics;
   readonly reconciler: Reconciler;
+  /** ExporterOperations have their own queue (keys `namespace/name` of operations) and workers. */
+  readonly operationQueue: WorkQueue;
+  readonly operationReconciler: OperationReconciler;
   readonly metricsEndpoint?: HttpEndpoint;
   readonly healthEndpoint?: HttpEndpoint;
   /** True while this replica's workers run. */
@@ -148,6 +153,26 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   });
   metrics.bindQueueDepth(() => queue.depth());
   registerHandlers(informers, (key) => queue.add(key));
+  const events = new EventRecorder(clients.core, clock, logger);
+  const operationReconciler = new OperationReconciler({
+    caches: informers,
+    clients,
+    provisioner: options.provisioner.name,
+    clock,
+    logger,
+    events,
+  });
+  const operationQueue = new WorkQueue({
+    clock,
+    onError: (key, error, retryInMs) => {
+      const [namespace, name] = key.split('/');
+      logger.warn(
+        { err: error, namespace, exporteroperation: name, retryInMs },
+        'operation reconcile failed',
+      );
+    },
+  });
+  registerOperationHandlers(informers, (key) => operationQueue.add(key));
 
   let stopping = false;
   let leading = false;
@@ -183,7 +208,14 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
       const { namespace, name } = set.metadata ?? {};
       if (namespace && name) queue.add(objectKey({ namespace, name }));
     }
-    workers = queue.run(options.workers, reconciler.reconcile);
+    for (const operation of informers.exporterOperations.list()) {
+      const { namespace, name } = operation.metadata ?? {};
+      if (namespace && name) operationQueue.add(objectKey({ namespace, name }));
+    }
+    workers = Promise.all([
+      queue.run(options.workers, reconciler.reconcile),
+      operationQueue.run(options.workers, operationReconciler.reconcile),
+    ]).then(() => undefined);
   };
 
   let elector: LeaderElector | undefined;
@@ -191,7 +223,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   const stop = (reason: StopReason): Promise<void> => {
     stopped ??= (async () => {
       stopping = true;
-      await queue.shutdown();
+      await Promise.all([queue.shutdown(), operationQueue.shutdown()]);
       leading = false;
       await elector?.stop();
       await informers.stop();
@@ -236,6 +268,8 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     queue,
     metrics,
     reconciler,
+    operationQueue,
+    operationReconciler,
     ...(metricsEndpoint ? { metricsEndpoint } : {}),
     ...(healthEndpoint ? { healthEndpoint } : {}),
     isLeader: () => leading && !stopping,

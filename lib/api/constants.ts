@@ -17,6 +17,7 @@ export const Kinds = {
   Exporter: 'Exporter',
   Lease: 'Lease',
   ExporterConfig: 'ExporterConfig',
+  ExporterOperation: 'ExporterOperation',
 } as const;
 
 export const Plurals = {
@@ -24,11 +25,13 @@ export const Plurals = {
   ExporterSet: 'exportersets',
   Exporter: 'exporters',
   Lease: 'leases',
+  ExporterOperation: 'exporteroperations',
 } as const;
 
 export const ShortNames = {
   VirtualTargetClass: 'vtc',
   ExporterSet: 'es',
+  ExporterOperation: 'eop',
 } as const;
 
 /** kubectl category: `kubectl get jumpstarter` lists every kind in it. */
@@ -79,6 +82,11 @@ export const Annotations = {
    * that request, whatever its creationTimestamp says (an API server clock behind the requester's).
    */
   recycleRequestedAt: 'exporterset.jumpstarter.dev/recycle-requested-at',
+  /**
+   * Written by a Recycle ExporterOperation on an idle instance (the value names the operation): the
+   * set replaces the instance the way a rollout replaces an outdated one (warm buffer kept).
+   */
+  recycleRequested: 'exporterset.jumpstarter.dev/recycle-requested',
 } as const;
 
 /** Finalizer that keeps a deleted set until the controller has drained its instances. */

@@ -8,3 +8,4 @@ export {
 export { ExporterSet, type ExporterSetProps, type ExporterTemplateProps } from './exporter-set';
 export { QemuPool, type QemuArch, type QemuPoolProps } from './qemu-pool';
 export { ExporterSetController, type ExporterSetControllerProps } from './exporter-set-controller';
+export { ExporterOperation, type ExporterOperationProps } from './exporter-operation';

@@ -82,3 +82,12 @@ export const ExporterSetStatusBounds = {
   /** The template revision is a label value on every instance. */
   templateRevision: LABEL_VALUE_MAX_LENGTH,
 } as const;
+
+/** Bounds of an ExporterOperation's fields (the API server prices CEL rules by them). */
+export const ExporterOperationBounds = {
+  /** `<provisioner-domain>/<Name>`: a DNS subdomain, a slash and a name of up to 63 characters. */
+  operation: 317,
+  objectName: 253,
+  parameters: 32,
+  parameterValue: 1024,
+} as const;

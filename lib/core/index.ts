@@ -17,3 +17,4 @@ export * from './pool-operations';
 export * from './validate-references';
 export * from './bounds';
 export * from './depth';
+export * from './validate-exporter-operation';

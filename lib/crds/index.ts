@@ -3,6 +3,7 @@
  * installer, `cdk8s import`, the test cluster and the docs (`kubectl explain`).
  */
 import { exporterCrd } from './exporter';
+import { exporterOperationCrd } from './exporter-operation';
 import { exporterSetCrd } from './exporter-set';
 import { leaseCrd } from './lease';
 import type { CustomResourceDefinition } from './schema';
@@ -10,6 +11,7 @@ import { virtualTargetClassCrd } from './virtual-target-class';
 
 export { exporterCrd } from './exporter';
 export { exporterSetCrd } from './exporter-set';
+export { exporterOperationCrd } from './exporter-operation';
 export { leaseCrd, LeaseRuleMessages } from './lease';
 export { virtualTargetClassCrd } from './virtual-target-class';
 export { derivedDriverNameCel } from './cel';
@@ -29,7 +31,11 @@ export type {
 } from './schema';
 
 /** What the installer applies by default: the kinds this project owns. */
-export const ourCrds: readonly CustomResourceDefinition[] = [virtualTargetClassCrd, exporterSetCrd];
+export const ourCrds: readonly CustomResourceDefinition[] = [
+  virtualTargetClassCrd,
+  exporterSetCrd,
+  exporterOperationCrd,
+];
 
 /**
  * Jumpstarter's own kinds, for the test cluster and an optional standalone install; never applied

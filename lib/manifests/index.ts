@@ -9,3 +9,4 @@ export * from './messages';
 export * from './prop-paths';
 export * from './checks';
 export * from './object-meta-input';
+export * from './exporter-operation';

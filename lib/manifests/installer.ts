@@ -69,7 +69,7 @@ export interface ExporterSetControllerInput {
   readonly maxBurst?: number;
   /** Concurrent reconcile workers. @default the controller's */
   readonly workers?: number;
-  /** Install the ExporterSet and VirtualTargetClass CRDs. @default true */
+  /** Install our CRDs (ExporterSet, VirtualTargetClass, ExporterOperation). @default true */
   readonly installCrds?: boolean;
   /** Also install our Exporter and Lease CRDs; only for clusters without Jumpstarter. @default false */
   readonly installJumpstarterCrds?: boolean;

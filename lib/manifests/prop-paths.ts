@@ -47,3 +47,7 @@ export const qemuPoolProp: PropPathMapper = (wirePath) => {
 
 /** The installer's rules are written against its input, whose paths already are the props. */
 export const installerProp: PropPathMapper = (path) => path;
+
+/** ExporterOperation props are the spec's fields; a rule on the whole spec is about the target props. */
+export const exporterOperationProp: PropPathMapper = (wirePath) =>
+  wirePath === 'spec' ? 'exporterName/exporterSetName' : wirePath.replace(/^spec\./, '');

@@ -80,6 +80,18 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
     verbs: ['create'],
     why: 'Events on sets for scale actions and condition changes',
   },
+  {
+    apiGroups: [GROUP],
+    resources: [Plurals.ExporterOperation],
+    verbs: ['list', 'watch', 'create', 'delete'],
+    why: 'informer on operations; create: one child operation per instance of a selector operation; delete: finished ones after ttlSecondsAfterFinished',
+  },
+  {
+    apiGroups: [GROUP],
+    resources: [`${Plurals.ExporterOperation}/status`],
+    verbs: ['patch'],
+    why: "an operation's progress is written through the /status subresource only",
+  },
 ];
 
 /**

@@ -5,3 +5,4 @@ export { VirtualTargetClass, type VirtualTargetClassArgs } from './virtual-targe
 export { ExporterSet, type ExporterSetArgs, type ExporterTemplateArgs } from './exporter-set';
 export { QemuPool, type QemuArch, type QemuPoolArgs } from './qemu-pool';
 export { ExporterSetController, type ExporterSetControllerArgs } from './exporter-set-controller';
+export { ExporterOperation, type ExporterOperationArgs } from './exporter-operation';

@@ -8,7 +8,13 @@ import {
   RoleBinding,
 } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
 import { ExporterSetController } from '../../lib/cdk8s';
-import { exporterSetCrd, virtualTargetClassCrd, exporterCrd, leaseCrd } from '../../lib/crds';
+import {
+  exporterOperationCrd,
+  exporterSetCrd,
+  virtualTargetClassCrd,
+  exporterCrd,
+  leaseCrd,
+} from '../../lib/crds';
 import { findObject, synth, testChart } from '../support/synth';
 
 const RULES = [
@@ -35,6 +41,16 @@ const RULES = [
   { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch', 'create', 'patch'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
+  {
+    apiGroups: ['virtualtarget.jumpstarter.dev'],
+    resources: ['exporteroperations'],
+    verbs: ['list', 'watch', 'create', 'delete'],
+  },
+  {
+    apiGroups: ['virtualtarget.jumpstarter.dev'],
+    resources: ['exporteroperations/status'],
+    verbs: ['patch'],
+  },
 ];
 
 const LEADER_ELECTION_RULES = [
@@ -52,6 +68,7 @@ describe('ExporterSetController', () => {
     expect(objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)).toEqual([
       'CustomResourceDefinition//virtualtargetclasses.virtualtarget.jumpstarter.dev',
       'CustomResourceDefinition//exportersets.virtualtarget.jumpstarter.dev',
+      'CustomResourceDefinition//exporteroperations.virtualtarget.jumpstarter.dev',
       'ServiceAccount/lab/exporter-set-controller',
       'Role/team-a/exporter-set-controller',
       'RoleBinding/team-a/exporter-set-controller',
@@ -68,7 +85,7 @@ describe('ExporterSetController', () => {
     const chart = testChart();
     new ExporterSetController(chart, 'Controller');
     const crds = synth(chart).filter((o) => o.kind === 'CustomResourceDefinition');
-    expect(crds).toEqual([virtualTargetClassCrd, exporterSetCrd]);
+    expect(crds).toEqual([virtualTargetClassCrd, exporterSetCrd, exporterOperationCrd]);
   });
 
   it('lists the Role rules exactly: only the verbs the controller uses, no wildcards', () => {

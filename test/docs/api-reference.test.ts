@@ -6,6 +6,7 @@ import { Defaults } from '../../lib/api/constants';
 import { RuleMessages } from '../../lib/api/rules';
 import {
   exporterCrd,
+  exporterOperationCrd,
   exporterSetCrd,
   jumpstarterCrds,
   leaseCrd,
@@ -20,7 +21,7 @@ import { API_REFERENCE_FILE, renderApiReference } from '../../scripts/generate-a
 
 const file = path.resolve(process.cwd(), API_REFERENCE_FILE);
 const doc = renderApiReference();
-const allCrds = [virtualTargetClassCrd, exporterSetCrd, exporterCrd, leaseCrd];
+const allCrds = [virtualTargetClassCrd, exporterSetCrd, exporterOperationCrd, exporterCrd, leaseCrd];
 
 /** A copy of a CRD, to change without touching the shared object. */
 const clone = (crd: CustomResourceDefinition): CustomResourceDefinition => JSON.parse(JSON.stringify(crd));

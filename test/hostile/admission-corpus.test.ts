@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { jumpstarterCrds, ourCrds } from '../../lib/crds';
-import { validateExporterSet, validateVirtualTargetClass } from '../../lib/core';
+import { validateExporterOperation, validateExporterSet, validateVirtualTargetClass } from '../../lib/core';
 import { createRegistry, createStore, type ResourceType } from 'virtual-exporters-test-cluster';
 import { CORPUS, NS, type HostileCase, type ResourceTypes } from './corpus';
 
@@ -19,6 +19,7 @@ const TYPES: ResourceTypes = {
   classes: type('virtualtarget.jumpstarter.dev', 'virtualtargetclasses'),
   exporters: type('jumpstarter.dev', 'exporters'),
   leases: type('jumpstarter.dev', 'leases'),
+  operations: type('virtualtarget.jumpstarter.dev', 'exporteroperations'),
 };
 
 /** The error the write ends with, from a fresh store (cases that write twice start clean). */
@@ -44,7 +45,12 @@ describe('hostile objects at admission', () => {
   it.each(CORPUS.map((c) => [`${c.kind}: ${c.what}`, c] as const))('refuses %s', (_name, c) => {
     expect(refusal(c)).toEqual({ code: 422, reason: 'Invalid', message: c.message });
     if (c.object) {
-      const validate = c.kind === 'ExporterSet' ? validateExporterSet : validateVirtualTargetClass;
+      const validate =
+        c.kind === 'ExporterSet'
+          ? validateExporterSet
+          : c.kind === 'ExporterOperation'
+            ? validateExporterOperation
+            : validateVirtualTargetClass;
       expect(validate(c.object).length).toBeGreaterThan(0);
     }
   });

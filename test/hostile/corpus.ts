@@ -18,15 +18,16 @@ export interface ResourceTypes {
   readonly classes: ResourceType;
   readonly exporters: ResourceType;
   readonly leases: ResourceType;
+  readonly operations: ResourceType;
 }
 
 export interface HostileCase {
-  readonly kind: 'ExporterSet' | 'VirtualTargetClass' | 'Exporter' | 'Lease';
+  readonly kind: 'ExporterSet' | 'VirtualTargetClass' | 'Exporter' | 'Lease' | 'ExporterOperation';
   readonly what: string;
   readonly write: Write;
   /** The whole `Status.message` of the 4xx answer. */
   readonly message: string;
-  /** For ExporterSets and classes: the object, to check that synth-time validation refuses it too. */
+  /** For ExporterSets, classes and operations: the object, to check that synth-time validation refuses it too. */
   readonly object?: JsonObject;
 }
 
@@ -81,6 +82,17 @@ export function lease(change: (lease: Json) => void = () => {}): Json {
     kind: 'Lease',
     metadata: { name: 'l-1', namespace: NS },
     spec: { clientRef: { name: 'ci' }, selector: { matchLabels: { board: 'qemu-x86' } }, duration: '1h' },
+  };
+  change(object);
+  return object;
+}
+
+export function exporterOperation(change: (op: Json) => void = () => {}): Json {
+  const object: Json = {
+    apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+    kind: 'ExporterOperation',
+    metadata: { name: 'recycle-pool-0', namespace: NS },
+    spec: { operation: 'Recycle', exporterName: 'pool-0' },
   };
   change(object);
   return object;
@@ -143,6 +155,17 @@ const leaseCase = (what: string, write: Write, causes: string): HostileCase => (
   write,
   message: invalid(lease(), causes),
 });
+
+const operationCase = (what: string, change: (op: Json) => void, causes: string): HostileCase => {
+  const object = exporterOperation(change);
+  return {
+    kind: 'ExporterOperation',
+    what,
+    write: create('operations', object),
+    message: invalid(object, causes),
+    object,
+  };
+};
 
 const many = <T>(n: number, item: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => item(i));
 const drivers = (set: Json, ...list: unknown[]) => (set.spec.template.spec.drivers = list);
@@ -853,4 +876,77 @@ export const CORPUS: readonly HostileCase[] = [
     writeStatus('leases', lease(), { ended: 'no' }),
     causes('status.ended: Invalid value: "no": must be of type boolean', CEL_SKIPPED),
   ),
+  // --- ExporterOperation (issue 16 item 5) ---
+  operationCase(
+    'an operation that is neither ours nor <domain>/<Name>',
+    (o) => (o.spec.operation = 'Reboot'),
+    causes(
+      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
+    ),
+  ),
+  operationCase(
+    'a provisioner-specific operation without a domain',
+    (o) => (o.spec.operation = 'local/Reflash'),
+    causes(
+      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
+    ),
+  ),
+  operationCase(
+    'both an exporter and a set',
+    (o) => (o.spec.exporterSetName = 'pool'),
+    causes('spec: Invalid value: "object": exactly one of exporterName or exporterSetName must be set'),
+  ),
+  operationCase(
+    'no target at all',
+    (o) => delete o.spec.exporterName,
+    causes('spec: Invalid value: "object": exactly one of exporterName or exporterSetName must be set'),
+  ),
+  operationCase(
+    'a selector on an operation by name',
+    (o) => (o.spec.selector = { matchLabels: { board: 'qemu-x86' } }),
+    causes('spec: Invalid value: "object": selector may only be set with exporterSetName'),
+  ),
+  operationCase(
+    'a selector operator that does not exist',
+    (o) => {
+      delete o.spec.exporterName;
+      o.spec.exporterSetName = 'pool';
+      o.spec.selector = { matchExpressions: [{ key: 'board', operator: 'Like', values: ['x'] }] };
+    },
+    causes(
+      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
+    ),
+  ),
+  operationCase(
+    'a zero deadline',
+    (o) => (o.spec.activeDeadlineSeconds = 0),
+    causes('spec.activeDeadlineSeconds: Invalid value: 0: must be >= 1'),
+  ),
+  operationCase(
+    'a negative TTL',
+    (o) => (o.spec.ttlSecondsAfterFinished = -5),
+    causes('spec.ttlSecondsAfterFinished: Invalid value: -5: must be >= 0'),
+  ),
+  operationCase(
+    'a parameter that is not a string',
+    (o) => (o.spec.parameters = { image: 3 }),
+    causes('spec.parameters.image: Invalid value: 3: must be of type string', CEL_SKIPPED),
+  ),
+  operationCase(
+    'a parameter value longer than 1024 characters',
+    (o) => (o.spec.parameters = { image: 'x'.repeat(1025) }),
+    causes(
+      `spec.parameters.image: Invalid value: "${'x'.repeat(116)}...: must NOT have more than 1024 characters`,
+      CEL_SKIPPED,
+    ),
+  ),
+  {
+    kind: 'ExporterOperation',
+    what: 'a spec changed after creation',
+    write: patchAfterCreate('operations', exporterOperation(), { spec: { operation: 'Drain' } }),
+    message: invalid(
+      exporterOperation(),
+      causes('spec: Invalid value: "object": spec is immutable: create a new ExporterOperation instead'),
+    ),
+  },
 ];

@@ -3,7 +3,7 @@ import * as pulumi from '@pulumi/pulumi';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { exporterSetCrd, virtualTargetClassCrd } from '../../lib/crds';
+import { exporterOperationCrd, exporterSetCrd, virtualTargetClassCrd } from '../../lib/crds';
 import { admit } from '../support/crd-validator';
 import {
   FACT_TABLE_CRDS,
@@ -67,6 +67,7 @@ describe('examples/pulumi-lab', () => {
     expect(objects.filter((o) => o.kind === 'ClusterRole')).toEqual([]);
     expect(objects.filter((o) => o.kind === 'CustomResourceDefinition')).toEqual([
       virtualTargetClassCrd,
+      exporterOperationCrd,
       exporterSetCrd,
     ]);
   });
@@ -99,7 +100,7 @@ describe('examples/pulumi-lab', () => {
 
   it('creates every pool object after the CRDs, in a form the CRDs admit', () => {
     const crds = stack.all().filter((r) => r.type === CRD);
-    expect(crds).toHaveLength(2);
+    expect(crds).toHaveLength(3);
     const pools = [
       ...objectsOf('virtual-exporters:index:QemuPool', 'x86-64-ci'),
       ...objectsOf('virtual-exporters:index:QemuPool', 'rpi4-virtual'),

@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import * as pulumi from '@pulumi/pulumi';
-import { exporterCrd, exporterSetCrd, leaseCrd, virtualTargetClassCrd } from '../../lib/crds';
+import {
+  exporterCrd,
+  exporterOperationCrd,
+  exporterSetCrd,
+  leaseCrd,
+  virtualTargetClassCrd,
+} from '../../lib/crds';
 import { buildExporterSetController } from '../../lib/manifests';
 import { MockStack, valueOf, type RegisteredResource } from './support/mock-stack';
 
@@ -32,6 +38,7 @@ describe('ExporterSetController component', () => {
     expect(objects.map((r) => `${r.type}::${r.name}`)).toEqual([
       'kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition::ctl-virtualtargetclasses.virtualtarget.jumpstarter.dev',
       'kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition::ctl-exportersets.virtualtarget.jumpstarter.dev',
+      'kubernetes:apiextensions.k8s.io/v1:CustomResourceDefinition::ctl-exporteroperations.virtualtarget.jumpstarter.dev',
       'kubernetes:core/v1:ServiceAccount::ctl-exporter-set-controller',
       'kubernetes:rbac.authorization.k8s.io/v1:Role::ctl-exporter-set-controller-team-a',
       'kubernetes:rbac.authorization.k8s.io/v1:RoleBinding::ctl-exporter-set-controller-team-a',
@@ -55,7 +62,7 @@ describe('ExporterSetController component', () => {
     };
     const objects = (await applied(new ExporterSetController('ctl-exact', args))).map((r) => r.inputs);
     expect(objects).toEqual(buildExporterSetController(args));
-    expect(objects.slice(0, 2)).toEqual([virtualTargetClassCrd, exporterSetCrd]);
+    expect(objects.slice(0, 3)).toEqual([virtualTargetClassCrd, exporterSetCrd, exporterOperationCrd]);
 
     const role = objects.find((o) => o.kind === 'Role' && o.metadata.namespace === 'team-a')!;
     expect(role.rules).toContainEqual({
@@ -95,7 +102,7 @@ describe('ExporterSetController component', () => {
     const before = all.filter((r) => !/:(Deployment|Service)$/.test(r.type)).map((r) => r.urn);
     expect([...deployment.dependsOn].sort()).toEqual([upstream, ...before].sort());
     for (const other of all.filter((r) => r !== deployment)) expect(other.dependsOn).toEqual([upstream]);
-    expect(ctl.crds).toHaveLength(2);
+    expect(ctl.crds).toHaveLength(3);
     expect(ctl.deployments).toHaveLength(1);
     expect(ctl.resources).toHaveLength(all.length);
   });

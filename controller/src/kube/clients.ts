@@ -5,9 +5,16 @@
  * RBAC replay sees them under one identity.
  */
 import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import type { Exporter, ExporterSet, Lease, VirtualTargetClass } from 'virtual-exporters/internal';
+import type {
+  Exporter,
+  ExporterOperation,
+  ExporterSet,
+  Lease,
+  VirtualTargetClass,
+} from 'virtual-exporters/internal';
 import { CustomObjectClient } from './custom-objects';
 import {
+  ExporterOperationResource,
   ExporterResource,
   ExporterSetResource,
   JumpstarterLeaseResource,
@@ -24,6 +31,8 @@ export interface KubeClients {
   readonly exporters: CustomObjectClient<Exporter>;
   /** Jumpstarter's Leases (read only: the controller never writes them). */
   readonly leases: CustomObjectClient<Lease>;
+  /** ExporterOperations: status written, children created, finished ones deleted after their TTL. */
+  readonly exporterOperations: CustomObjectClient<ExporterOperation>;
 }
 
 export function createClients(kubeConfig: KubeConfig): KubeClients {
@@ -37,5 +46,6 @@ export function createClients(kubeConfig: KubeConfig): KubeClients {
     virtualTargetClasses: new CustomObjectClient<VirtualTargetClass>(custom, VirtualTargetClassResource),
     exporters: new CustomObjectClient<Exporter>(custom, ExporterResource),
     leases: new CustomObjectClient<Lease>(custom, JumpstarterLeaseResource),
+    exporterOperations: new CustomObjectClient<ExporterOperation>(custom, ExporterOperationResource),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The controller's informers (SPEC §3 runtime): ExporterSets, VirtualTargetClasses, Exporters,
- * Jumpstarter Leases, Pods and Secrets, over all namespaces or the `--namespace` list.
+ * Jumpstarter Leases, Pods, Secrets and ExporterOperations, over all namespaces or the `--namespace` list.
  *
  * Filtering. Exporters: a set's instances are the Exporters it controls, whatever their labels
  * (SPEC §3.16: upstream's controller labels them with the template labels only), so they cannot be
@@ -34,6 +34,7 @@ import {
   Kinds,
   Labels,
   type Exporter,
+  type ExporterOperation,
   type ExporterSet,
   type Lease,
   type VirtualTargetClass,
@@ -62,6 +63,7 @@ export interface WatchedObjects {
   readonly leases: Lease;
   readonly pods: PodObject;
   readonly secrets: SecretObject;
+  readonly exporterOperations: ExporterOperation;
 }
 
 export type InformerName = keyof WatchedObjects;
@@ -116,6 +118,7 @@ const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => W
   leases: (object) => compactObject(object),
   pods: (object) => podCacheView(object),
   secrets: (object) => secretCacheView(object),
+  exporterOperations: (object) => compactObject(object),
 };
 
 /** Client-side filters of the informers that have one. */
@@ -242,6 +245,10 @@ export function createInformers(
         : core.listNamespacedSecret({ namespace, ...query }),
     ),
   );
+  const exporterOperations = make<ExporterOperation>(
+    'exporterOperations',
+    customSource(clients.exporterOperations),
+  );
   const all = [
     exporterSets,
     virtualTargetClasses,
@@ -249,6 +256,7 @@ export function createInformers(
     leases,
     pods,
     secrets,
+    exporterOperations,
   ] as ResourceInformer<WireObject>[];
   const synced = Promise.all(all.map((informer) => informer.synced)).then(() => undefined);
   synced.catch(() => undefined);
@@ -259,6 +267,7 @@ export function createInformers(
     leases,
     pods,
     secrets,
+    exporterOperations,
     all,
     start: () => all.forEach((informer) => informer.start()),
     synced,

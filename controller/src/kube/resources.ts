@@ -39,6 +39,12 @@ export const JumpstarterLeaseResource: ApiResource = {
   plural: Plurals.Lease,
   kind: Kinds.Lease,
 };
+export const ExporterOperationResource: ApiResource = {
+  group: GROUP,
+  version: VERSION,
+  plural: Plurals.ExporterOperation,
+  kind: Kinds.ExporterOperation,
+};
 export const PodResource: ApiResource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod' };
 export const SecretResource: ApiResource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };
 

@@ -12,6 +12,7 @@
 import { GROUP, JUMPSTARTER_GROUP } from 'virtual-exporters/internal';
 import { isNotFound } from '../kube/api-errors';
 import {
+  ExporterOperationResource,
   ExporterResource,
   ExporterSetResource,
   JumpstarterLeaseResource,
@@ -32,6 +33,7 @@ const WATCHED: ReadonlyMap<string, ApiResource> = new Map(
     JumpstarterLeaseResource,
     PodResource,
     SecretResource,
+    ExporterOperationResource,
   ].map((resource) => [resource.plural, resource]),
 );
 
@@ -48,7 +50,7 @@ export function installHint(resource: ApiResource): string {
     return "Jumpstarter's CRDs come with the Jumpstarter installation: install Jumpstarter in this cluster (or, in a cluster without Jumpstarter, set installJumpstarterCrds on the ExporterSetController installer)";
   }
   if (resource.group === GROUP) {
-    return 'the ExporterSet and VirtualTargetClass CRDs come with the ExporterSetController installer (installCrds, on by default): apply its CRDs';
+    return 'the ExporterSet, VirtualTargetClass and ExporterOperation CRDs come with the ExporterSetController installer (installCrds, on by default): apply its CRDs';
   }
   return 'check that this is a Kubernetes API server';
 }

@@ -25,3 +25,4 @@ export * from './status';
 export * from './status-read';
 export * from './upstream-conditions';
 export * from './wire-guards';
+export * from './operation';

@@ -301,10 +301,12 @@ export function classifyInstance(instance: InstanceSnapshot, context: ClassifyCo
     servedLease: context.everLeased.has(name),
     standby,
     ...(revision !== undefined ? { revision } : {}),
+    // A Recycle operation's mark makes the instance outdated: the set replaces it as in a rollout.
     current:
       context.revision !== undefined &&
       (revision === undefined || revision === context.revision) &&
-      !toRecycle,
+      !toRecycle &&
+      annotations[Annotations.recycleRequested] === undefined,
     recycleRequested: toRecycle,
     runtime,
     podPresent,

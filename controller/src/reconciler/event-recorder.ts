@@ -12,6 +12,9 @@ import { apiErrorMessage } from '../kube/api-errors';
 
 export const EVENT_SOURCE = 'exporter-set-controller';
 
+/** What an Event is about: a set, or another object of ours. */
+export type EventSubject = Pick<ExporterSet, 'apiVersion' | 'metadata'> & { readonly kind: string };
+
 export class EventRecorder {
   constructor(
     private readonly core: CoreV1Api,
@@ -19,15 +22,16 @@ export class EventRecorder {
     private readonly logger: Logger,
   ) {}
 
-  async record(set: ExporterSet, events: readonly PlanEvent[]): Promise<void> {
+  /** Records `events` on a set, or on any object of ours (an ExporterOperation). */
+  async record(set: EventSubject, events: readonly PlanEvent[]): Promise<void> {
     await Promise.all(events.map((event) => this.write(set, event)));
   }
 
-  private async write(set: ExporterSet, event: PlanEvent): Promise<void> {
+  private async write(set: EventSubject, event: PlanEvent): Promise<void> {
     const namespace = set.metadata?.namespace ?? 'default';
     const now = new Date(this.clock.now());
     const body: CoreV1Event = {
-      metadata: { generateName: `${set.metadata?.name ?? 'exporterset'}.`, namespace },
+      metadata: { generateName: `${set.metadata?.name ?? set.kind.toLowerCase()}.`, namespace },
       involvedObject: {
         apiVersion: set.apiVersion,
         kind: set.kind,
@@ -47,10 +51,7 @@ export class EventRecorder {
     try {
       await this.core.createNamespacedEvent({ namespace, body });
     } catch (error) {
-      this.logger.warn(
-        { reason: event.reason, error: apiErrorMessage(error) },
-        'could not record an event on the set',
-      );
+      this.logger.warn({ reason: event.reason, error: apiErrorMessage(error) }, 'could not record an event');
     }
   }
 }

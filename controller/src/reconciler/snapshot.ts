@@ -36,7 +36,10 @@ import type { PodWaits } from './pod-waits';
 import type { StatusMemo } from './status-memo';
 
 /** What a pass reads: the informers' caches, one per watched kind. */
-export type SnapshotCaches = { readonly [K in InformerName]: CacheView<WatchedObjects[K]> };
+/** The caches a set's pass reads (every informer's but the operations', which have their own pass). */
+export type SnapshotCaches = {
+  readonly [K in Exclude<InformerName, 'exporterOperations'>]: CacheView<WatchedObjects[K]>;
+};
 
 export interface SnapshotDeps extends RenderDeps {
   readonly caches: SnapshotCaches;

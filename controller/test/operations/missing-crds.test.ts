@@ -97,18 +97,20 @@ describe('missing CRDs', () => {
     ]);
   });
 
-  it('name our own ExporterSet and VirtualTargetClass with the installer as the fix', async () => {
+  it('name our own ExporterSet, VirtualTargetClass and ExporterOperation with the installer as the fix', async () => {
     const { cluster, records, readyz } = await start(jumpstarterCrds);
     const answer = await eventually('both resources reported', async () => {
       const current = await readyz();
-      return current.text.includes('exportersets.') && current.text.includes('virtualtargetclasses.')
+      return current.text.includes('exportersets.') &&
+        current.text.includes('virtualtargetclasses.') &&
+        current.text.includes('exporteroperations.')
         ? current
         : undefined;
     });
     expect(answer.status).toBe(503);
     expect(answer.text).toContain(
       'the API server does not serve exportersets.virtualtarget.jumpstarter.dev/v1alpha1 (its CustomResourceDefinition is not installed): ' +
-        'the ExporterSet and VirtualTargetClass CRDs come with the ExporterSetController installer',
+        'the ExporterSet, VirtualTargetClass and ExporterOperation CRDs come with the ExporterSetController installer',
     );
     expect(
       records()
@@ -116,6 +118,7 @@ describe('missing CRDs', () => {
         .map((r) => `${r.resource}.${r.group}/${r.version}`)
         .sort(),
     ).toEqual([
+      'exporteroperations.virtualtarget.jumpstarter.dev/v1alpha1',
       'exportersets.virtualtarget.jumpstarter.dev/v1alpha1',
       'virtualtargetclasses.virtualtarget.jumpstarter.dev/v1alpha1',
     ]);

@@ -1,7 +1,8 @@
 /**
  * RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
  * leader election, a warm pool (its first name taken by an Exporter it does not own), a Pod that lost its revision label (labelled again), a lease and its
- * recycle in place, a crashed Pod replaced, a rotated token re-synced, a scale-down, and the set's
+ * recycle in place, a crashed Pod replaced, a rotated token re-synced, an ExporterOperation over the
+ * set (child operations, its status, its deletion after its TTL), a scale-down, and the set's
  * deletion — then every request the test cluster
  * recorded for the identity `controller` must be allowed by the installer's rules
  * (`CONTROLLER_RULES` + `LEADER_ELECTION_RULES`), and every verb those rules grant must have been
@@ -138,6 +139,27 @@ describe('RBAC replay', () => {
     await until(
       'the Pod replaced',
       () => cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'pods' }) > 0,
+    );
+
+    // An ExporterOperation over the set's instances: a child per instance (create), progress through
+    // /status, and the finished operation deleted after its TTL (delete).
+    const operations = cluster.registry.get(
+      'virtualtarget.jumpstarter.dev',
+      'v1alpha1',
+      'exporteroperations',
+    )!;
+    cluster.store.create(operations, NS, {
+      apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+      kind: 'ExporterOperation',
+      metadata: { name: 'recycle-rbac' },
+      spec: { operation: 'Recycle', exporterSetName: 'rbac', ttlSecondsAfterFinished: 1 },
+    });
+    await until(
+      'the operation done and deleted',
+      () =>
+        cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'exporteroperations' }) >
+          0 && cluster.store.list(operations, NS).items.length === 0,
+      30_000,
     );
 
     // Scale-down, then deletion of the set (drain finalizer).

@@ -180,6 +180,7 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     if (!isTrue(conditions, 'InstancesHealthy')) say(shown('InstancesHealthy'));
     if (!isTrue(conditions, 'SpecValid')) say(shown('SpecValid'));
     // A rollout waits for leases to end: outdated leased instances keep Scaling=True (RollingOut). An
+    // instance a Recycle operation marked is outdated too: the set replaces it as in a rollout. An
     // instance made before a requested recycle that has not completed is outdated too (issue 16): made
     // under an older request (its annotation), or without one before the requested time.
     const requested = Date.parse(String(set.spec?.recycleRequestedAt ?? ''));
@@ -193,7 +194,9 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     };
     const outdated = mine.filter(
       (e) =>
-        e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision || madeBeforeRequest(e),
+        e.metadata?.labels?.[Labels.templateRevision] !== status?.templateRevision ||
+        madeBeforeRequest(e) ||
+        e.metadata?.annotations?.[Annotations.recycleRequested] !== undefined,
     );
     const outdatedIdle = outdated.filter((e) => !heldBy.has(e.metadata?.name ?? ''));
     if (outdatedIdle.length > 0) say(`outdated idle instances: ${outdatedIdle.map(describe).join(', ')}`);

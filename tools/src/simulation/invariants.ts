@@ -35,6 +35,7 @@ import {
   ConditionReasons,
   Labels,
   matchesSelector,
+  type Condition,
   type Exporter,
   type ExporterSet,
   type Lease,
@@ -64,7 +65,10 @@ export interface Violation {
   readonly message: string;
 }
 
-/** A set reporting a failed write: ReplicaFailure turned True, or changed reason while True. */
+/**
+ * A set reporting a failed write: ReplicaFailure turned True, or changed reason while True; or an
+ * ExporterOperation whose WriteFailure turned True (`set` is then the operation's name).
+ */
 export interface ReportedFailure {
   /** Cluster time, epoch ms. */
   readonly at: number;
@@ -269,6 +273,25 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     else failing.delete(uid);
   };
 
+  /** An ExporterOperation's failed write (its Exporter patch) shows on its WriteFailure condition. */
+  const onOperation = (event: WatchEvent) => {
+    const uid = `operation/${event.object.metadata.uid ?? ''}`;
+    const conditions = (event.object.status as { conditions?: Condition[] } | undefined)?.conditions;
+    const failure =
+      event.type === 'DELETED'
+        ? undefined
+        : conditions?.find((c) => c.type === 'WriteFailure' && c.status === 'True');
+    const before = failing.get(uid);
+    if (failure && !before?.has(failure.reason))
+      reportedFailures.push({
+        at: clock.now(),
+        set: event.object.metadata.name ?? '',
+        reason: failure.reason,
+      });
+    if (failure) failing.set(uid, new Set([failure.reason]));
+    else failing.delete(uid);
+  };
+
   const from = { resourceVersion: store.resourceVersion() };
   leases(); // starts the Lease watch when the CRD is served already
   for (const set of store.list(setsRt, ns).items as KubeObject[])
@@ -277,6 +300,12 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     store.watch(exportersRt, ns, from, onExporter),
     store.watch(setsRt, ns, from, onSet),
     store.watch(registry.get('', 'v1', 'pods')!, ns, from, (event) => doubleBoot.onPod(event)),
+    store.watch(
+      registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exporteroperations')!,
+      ns,
+      from,
+      onOperation,
+    ),
   ];
   return {
     violations,

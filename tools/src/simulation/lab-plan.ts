@@ -3,7 +3,7 @@
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
  * changes, class edits that break and fix parameters, resizes, set deletions, pauses, controller
  * restarts, Pod crashes, clock skew, tampered status, the pool operations of issue 16: scale-in order,
- * update strategy, requested recycle), the fault rates of the API and the stretches in
+ * update strategy, requested recycle; ExporterOperations), the fault rates of the API and the stretches in
  * which it refuses one kind of write. Some seeds add two sets whose selectors overlap (leases that
  * select both) and start without Jumpstarter's Lease CRD, which appears later.
  * Pure: the seed decides everything.
@@ -70,7 +70,21 @@ export type LabOperation =
   /** Jumpstarter's Lease CRD is applied (and Jumpstarter starts): the seed began without it. */
   | { readonly kind: 'lease-crd-appears' }
   /** Sets one pool-operation field of the set (issue 16). */
-  | { readonly kind: 'pool-ops'; readonly set: string; readonly change: PoolOpsChange };
+  | { readonly kind: 'pool-ops'; readonly set: string; readonly change: PoolOpsChange }
+  /**
+   * An ExporterOperation: on the set's instance at `pick` × (number of instances), or on every
+   * instance of the set by selector. A Disable is followed by an Enable of the whole set, so the calm
+   * phase finds no instance disabled by hand.
+   */
+  | {
+      readonly kind: 'exporter-operation';
+      readonly set: string;
+      readonly operation: 'Recycle' | 'Drain' | 'Disable' | 'Enable';
+      readonly bySelector: boolean;
+      readonly pick: number;
+      readonly deadlineSeconds?: number;
+      readonly ttlSeconds?: number;
+    };
 
 /** One change of a set's pool-operation fields; `null` removes the field (back to the default). */
 export type PoolOpsChange =
@@ -285,6 +299,51 @@ function poolOps(random: Random): PoolOpsChange {
   return { field: 'recycleRequestedAt', aheadMs: random.chance(0.7) ? 0 : random.int(1_000, 10_000) };
 }
 
+/**
+ * ExporterOperations, about 4 per cluster minute, drawn from a stream of their own so the rest of a
+ * seed's plan is what it was before operations existed.
+ */
+function planExporterOperations(seed: number, sets: readonly SetPlan[], chaosMs: number): TimedOperation[] {
+  const random = seededRandom((seed ^ 0x5eed0e7a) >>> 0);
+  const planned: TimedOperation[] = [];
+  for (let at = 0; ;) {
+    at += (-Math.log(1 - random.next()) * 60_000) / 4;
+    if (at >= chaosMs) break;
+    const set = random.pick(sets).name;
+    const drawn = random.pick(['Recycle', 'Recycle', 'Drain', 'Disable'] as const);
+    // A Disable gets a deadline, and the Enable of the whole set comes 5 to 15 s after it: a Disable
+    // still waiting for a lease could otherwise land after the Enable and leave the instance disabled.
+    const enableAt = Math.round(at) + random.int(7_000, 25_000);
+    const operation = drawn === 'Disable' && enableAt >= chaosMs ? 'Recycle' : drawn;
+    const deadlineSeconds =
+      operation === 'Disable'
+        ? Math.floor((enableAt - Math.round(at)) / 1000) - 5
+        : random.chance(0.4)
+          ? random.int(2, 30)
+          : undefined;
+    const ttlSeconds = random.chance(0.5) ? random.int(0, 20) : undefined;
+    planned.push({
+      atMs: Math.round(at),
+      operation: {
+        kind: 'exporter-operation',
+        set,
+        operation,
+        bySelector: random.chance(0.3),
+        pick: random.next(),
+        ...(deadlineSeconds !== undefined ? { deadlineSeconds } : {}),
+        ...(ttlSeconds !== undefined ? { ttlSeconds } : {}),
+      },
+    });
+    if (operation === 'Disable') {
+      planned.push({
+        atMs: enableAt,
+        operation: { kind: 'exporter-operation', set, operation: 'Enable', bySelector: true, pick: 0 },
+      });
+    }
+  }
+  return planned;
+}
+
 export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
   const random = seededRandom(seed);
   const chaosMs = options.chaosMs ?? 60_000;
@@ -311,10 +370,11 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
     if (at >= chaosMs) break;
     operations.push({ atMs: Math.round(at), operation: planOperation(random, sets, classes) });
   }
+  operations.push(...planExporterOperations(seed, plainSets, chaosMs));
   if (leaseCrdLateMs > 0) {
     operations.push({ atMs: leaseCrdLateMs, operation: { kind: 'lease-crd-appears' } });
-    operations.sort((a, b) => a.atMs - b.atMs);
   }
+  operations.sort((a, b) => a.atMs - b.atMs);
   return {
     seed,
     classes,

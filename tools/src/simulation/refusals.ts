@@ -2,7 +2,8 @@
  * The refusal stretches of a seed (lab-plan.ts `Refusal`): from `fromMs` the API answers the
  * controller's writes of one resource and verb with a 403 (RBAC) or 422 (oversized Secret), until
  * `toMs`. When the stretch is lifted, a refusal that fired well before must have shown on some set's
- * ReplicaFailure condition with the reason of that write (SPEC §3.18: nothing fails silently),
+ * ReplicaFailure condition, or an ExporterOperation's WriteFailure, with the reason of that write
+ * (SPEC §3.18: nothing fails silently),
  * else the seed fails with `failure-unreported`.
  */
 import { ConditionReasons as R } from 'virtual-exporters/internal';

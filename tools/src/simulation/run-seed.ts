@@ -2,7 +2,8 @@
  * One seed of the randomized simulation: the seed's lab on a fresh test cluster with the
  * Jumpstarter and kubelet simulators, the real controller in-process on the cluster's clock, the API
  * faults of the plan on the controller's requests, and the plan's operations at their times. Then the
- * calm phase: faults stop, broken classes are fixed, the controller runs, every lease is released and
+ * calm phase: faults stop, broken classes are fixed, the controller runs, every lease is released, what
+ * Disable operations disabled is enabled again (an Enable operation per set), and
  * one probe lease per set arrives; the lab must converge within a bound of cluster time. The
  * invariants are checked at every change throughout. The cluster runs Strict field validation, so a
  * request with a field the API server does not know is a 400, and no 400 is allowed.
@@ -269,6 +270,15 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     'virtualtargetclasses',
   )!;
   const podsRt = cluster.registry.get('', 'v1', 'pods')!;
+  const operationsRt = cluster.registry.get(
+    'virtualtarget.jumpstarter.dev',
+    'v1alpha1',
+    'exporteroperations',
+  )!;
+  const exportersRt = cluster.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+  let operationsCreated = 0;
+  /** Sets an ExporterOperation disabled instances of: the calm phase enables them again. */
+  const disabledSets = new Set<string>();
   let jumpstarter: JumpstarterSimulator | undefined = cluster.jumpstarter;
   /** Jumpstarter's lease client; an operation on leases before the Lease CRD exists is refused. */
   const leasesOf = () => {
@@ -433,6 +443,32 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         cluster.clocks[op.machine].setOffsetMs(op.offsetMs);
         countFault(`clockSkew.${op.machine}`, 1);
         return;
+      case 'exporter-operation': {
+        const instances = (cluster.store.list(exportersRt, SIM_NAMESPACE).items as KubeObject[])
+          .filter(
+            (e) => e.metadata.labels?.[Labels.exporterSetName] === op.set && !e.metadata.deletionTimestamp,
+          )
+          .map((e) => e.metadata.name ?? '')
+          .sort();
+        if (!op.bySelector && instances.length === 0) return;
+        operationsCreated += 1;
+        cluster.store.create(operationsRt, SIM_NAMESPACE, {
+          apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+          kind: 'ExporterOperation',
+          metadata: { name: `op-${operationsCreated}-${op.operation.toLowerCase()}` },
+          spec: {
+            operation: op.operation,
+            ...(op.bySelector
+              ? { exporterSetName: op.set }
+              : { exporterName: instances[Math.floor(op.pick * instances.length)] }),
+            ...(op.deadlineSeconds !== undefined ? { activeDeadlineSeconds: op.deadlineSeconds } : {}),
+            ...(op.ttlSeconds !== undefined ? { ttlSecondsAfterFinished: op.ttlSeconds } : {}),
+          },
+        });
+        if (op.operation === 'Disable') disabledSets.add(op.set);
+        countFault(`operation.${op.operation}`, 1);
+        return;
+      }
       case 'tamper-status': {
         const patch = tamperPatch(op.pick, cluster.clock.now());
         for (const value of Object.values(patch)) clockMonitor.tampered(String(value));
@@ -441,6 +477,32 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         countFault('tamperStatusAdmitted', 1);
         return;
       }
+    }
+  };
+
+  /**
+   * The operator undoes what Disable operations did: once every Disable has finished (each has a
+   * deadline; at most a minute of cluster time is given), one Enable per set that had one.
+   */
+  const enableDisabledSets = async () => {
+    const disablesFinished = () =>
+      (cluster.store.list(operationsRt, SIM_NAMESPACE).items as KubeObject[]).every((o) => {
+        const state = (o.status as { state?: string } | undefined)?.state;
+        return (
+          (o.spec as { operation?: string }).operation !== 'Disable' ||
+          state === 'Complete' ||
+          state === 'Failed'
+        );
+      });
+    const until = cluster.clock.now() + 60_000;
+    while (!disablesFinished() && cluster.clock.now() < until) await waitWall(20);
+    for (const set of [...disabledSets].filter((name) => !deletedSets.has(name))) {
+      cluster.store.create(operationsRt, SIM_NAMESPACE, {
+        apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+        kind: 'ExporterOperation',
+        metadata: { name: `calm-enable-${set}` },
+        spec: { operation: 'Enable', exporterSetName: set },
+      });
     }
   };
 
@@ -493,6 +555,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       });
     }
     for (const l of active()) leasesOf().release(SIM_NAMESPACE, l.metadata.name!);
+    await enableDisabledSets();
     const calmAt = cluster.clock.now();
     const deadline = calmAt + (options.settleTimeoutMs ?? 240_000);
     // Probes arrive once every set has an enabled Exporter a lease can wait on (the standby of rule 6):

@@ -3,7 +3,7 @@
  * plan is one our CRDs admit (floors within ceilings) with operations in time order inside the chaos.
  */
 import { describe, expect, it } from '@jest/globals';
-import { planLab } from '../../src/simulation/lab-plan';
+import { planLab, type LabOperation } from '../../src/simulation/lab-plan';
 import { seededRandom } from '../../src/simulation/random';
 
 describe('simulation › lab plan', () => {
@@ -53,6 +53,7 @@ describe('simulation › lab plan', () => {
         'clock-skew',
         'crash-pod',
         'delete-set',
+        'exporter-operation',
         'lease',
         'lease-crd-appears',
         'never-ready',
@@ -67,6 +68,27 @@ describe('simulation › lab plan', () => {
       ].sort(),
     );
     expect(faulty).toBeGreaterThan(0);
+  });
+
+  it('plans ExporterOperations from their own stream: every operation, each Disable followed by an Enable after its deadline', () => {
+    const names = new Set<string>();
+    for (let seed = 1; seed <= 30; seed++) {
+      const plan = planLab(seed);
+      const ops = plan.operations.filter((o) => o.operation.kind === 'exporter-operation');
+      for (const o of ops) {
+        const op = o.operation as Extract<LabOperation, { kind: 'exporter-operation' }>;
+        names.add(op.operation);
+        if (op.operation !== 'Disable') continue;
+        const enabledAfterDeadline = ops.some(
+          (e) =>
+            (e.operation as typeof op).operation === 'Enable' &&
+            (e.operation as typeof op).set === op.set &&
+            e.atMs - o.atMs >= (op.deadlineSeconds! + 5) * 1000,
+        );
+        expect(enabledAfterDeadline).toBe(true);
+      }
+    }
+    expect([...names].sort()).toEqual(['Disable', 'Drain', 'Enable', 'Recycle']);
   });
 
   it('draws uniformly enough from the seeded generator', () => {
