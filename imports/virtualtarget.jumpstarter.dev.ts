@@ -140,11 +140,25 @@ export interface ExporterSetSpec {
   readonly paused?: boolean;
 
   /**
+   * A recorded revision of the set (the name of one of its ControllerRevisions, or its revision hash, as status.currentRevision and the instances' exporterset.jumpstarter.dev/template-revision label show) that new instances are built from instead of the template: instances of other revisions are replaced as in a template rollout (leased ones after their lease). Remove it to return to the template. A name no recorded revision has sets RevisionPinned=False and changes no instance. At most 253 characters.
+   *
+   * @schema ExporterSetSpec#pinnedRevision
+   */
+  readonly pinnedRevision?: string;
+
+  /**
    * What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).
    *
    * @schema ExporterSetSpec#recycleStrategy
    */
   readonly recycleStrategy?: ExporterSetSpecRecycleStrategy;
+
+  /**
+   * How many recorded revisions (ControllerRevisions owned by the set, absent means undefined) that no instance runs are kept for a rollback by spec.pinnedRevision; older ones are deleted. Revisions an instance runs, the template's and the pinned one are always kept.
+   *
+   * @schema ExporterSetSpec#revisionHistoryLimit
+   */
+  readonly revisionHistoryLimit?: number;
 
   /**
    * How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most 64 characters.
@@ -188,7 +202,9 @@ export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record
     'minReplicas': obj.minReplicas,
     'parameters': obj.parameters,
     'paused': obj.paused,
+    'pinnedRevision': obj.pinnedRevision,
     'recycleStrategy': obj.recycleStrategy,
+    'revisionHistoryLimit': obj.revisionHistoryLimit,
     'scaleDownCooldown': obj.scaleDownCooldown,
     'selector': toJson_ExporterSetSpecSelector(obj.selector),
     'template': toJson_ExporterSetSpecTemplate(obj.template),

@@ -8,3 +8,4 @@ export * from './lease';
 export * from './exporter-config';
 export * from './rules';
 export * from './events';
+export * from './controller-revision';

@@ -60,6 +60,8 @@ export const ExporterSetBounds = {
    * range.
    */
   scaleDownCooldown: 64,
+  /** A ControllerRevision name (a DNS subdomain) or a revision hash. */
+  pinnedRevision: 253,
 } as const;
 
 /**
@@ -77,4 +79,6 @@ export const ExporterSetStatusBounds = {
   startupFailures: 2_147_483_647,
   /** The template revision is a label value on every instance. */
   templateRevision: LABEL_VALUE_MAX_LENGTH,
+  /** A ControllerRevision name (a DNS subdomain). */
+  revisionName: 253,
 } as const;

@@ -41,6 +41,10 @@ const DRIVER_PATH = 'spec.template.spec.drivers[*]';
 const EXPORTER_SET_ADDITIONS: Additions = {
   fields: [
     'spec.paused',
+    'spec.pinnedRevision',
+    'spec.revisionHistoryLimit',
+    'status.currentRevision',
+    'status.pinnedRevision',
     'status.lastStartupFailureTime',
     'status.nextOrdinal',
     'status.observedGeneration',

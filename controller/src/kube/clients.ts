@@ -1,13 +1,20 @@
 /**
  * The API clients of the controller, made once from one KubeConfig: typed custom-object clients for
- * our kinds and Jumpstarter's, CoreV1Api for Pods, Secrets, ConfigMaps and Events, and
+ * our kinds, Jumpstarter's and apps/v1 ControllerRevisions, CoreV1Api for Pods, Secrets, ConfigMaps and Events, and
  * CoordinationV1Api for leader election. Every request of the controller goes through these, so the
  * RBAC replay sees them under one identity.
  */
 import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import type { Exporter, ExporterSet, Lease, VirtualTargetClass } from 'virtual-exporters/internal';
+import type {
+  ControllerRevision,
+  Exporter,
+  ExporterSet,
+  Lease,
+  VirtualTargetClass,
+} from 'virtual-exporters/internal';
 import { CustomObjectClient } from './custom-objects';
 import {
+  ControllerRevisionResource,
   ExporterResource,
   ExporterSetResource,
   JumpstarterLeaseResource,
@@ -24,6 +31,8 @@ export interface KubeClients {
   readonly exporters: CustomObjectClient<Exporter>;
   /** Jumpstarter's Leases (read only: the controller never writes them). */
   readonly leases: CustomObjectClient<Lease>;
+  /** The sets' recorded revisions (created and deleted, never updated). */
+  readonly controllerRevisions: CustomObjectClient<ControllerRevision>;
 }
 
 export function createClients(kubeConfig: KubeConfig): KubeClients {
@@ -37,5 +46,6 @@ export function createClients(kubeConfig: KubeConfig): KubeClients {
     virtualTargetClasses: new CustomObjectClient<VirtualTargetClass>(custom, VirtualTargetClassResource),
     exporters: new CustomObjectClient<Exporter>(custom, ExporterResource),
     leases: new CustomObjectClient<Lease>(custom, JumpstarterLeaseResource),
+    controllerRevisions: new CustomObjectClient<ControllerRevision>(custom, ControllerRevisionResource),
   };
 }

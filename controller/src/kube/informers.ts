@@ -1,6 +1,7 @@
 /**
  * The controller's informers (SPEC §3 runtime): ExporterSets, VirtualTargetClasses, Exporters,
- * Jumpstarter Leases, Pods and Secrets, over all namespaces or the `--namespace` list.
+ * Jumpstarter Leases, Pods, Secrets and the sets' ControllerRevisions (filtered on the server by the set
+ * label), over all namespaces or the `--namespace` list.
  *
  * Filtering. Exporters: a set's instances are the Exporters it controls, whatever their labels
  * (SPEC §3.16: upstream's controller labels them with the template labels only), so they cannot be
@@ -33,6 +34,7 @@ import {
   JUMPSTARTER_GROUP,
   Kinds,
   Labels,
+  type ControllerRevision,
   type Exporter,
   type ExporterSet,
   type Lease,
@@ -62,6 +64,8 @@ export interface WatchedObjects {
   readonly leases: Lease;
   readonly pods: PodObject;
   readonly secrets: SecretObject;
+  /** The sets' recorded revisions (labelled with their set). */
+  readonly controllerRevisions: ControllerRevision;
 }
 
 export type InformerName = keyof WatchedObjects;
@@ -70,7 +74,10 @@ export type InformerName = keyof WatchedObjects;
 export type InformersByName = { readonly [K in InformerName]: ResourceInformer<WatchedObjects[K]> };
 
 /** The label filter of each informer unless overridden; absent: unfiltered. */
-export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {};
+export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {
+  // The sets' revisions carry the set label; other controllers' ControllerRevisions are not listed.
+  controllerRevisions: Labels.exporterSetName,
+};
 
 /** The Exporters the controller keeps: those an ExporterSet controls, and those labelled with a set. */
 export function keepExporter(exporter: WireObject): boolean {
@@ -116,6 +123,7 @@ const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => W
   leases: (object) => compactObject(object),
   pods: (object) => podCacheView(object),
   secrets: (object) => secretCacheView(object),
+  controllerRevisions: (object) => compactObject(object),
 };
 
 /** Client-side filters of the informers that have one. */
@@ -242,6 +250,10 @@ export function createInformers(
         : core.listNamespacedSecret({ namespace, ...query }),
     ),
   );
+  const controllerRevisions = make<ControllerRevision>(
+    'controllerRevisions',
+    customSource(clients.controllerRevisions),
+  );
   const all = [
     exporterSets,
     virtualTargetClasses,
@@ -249,6 +261,7 @@ export function createInformers(
     leases,
     pods,
     secrets,
+    controllerRevisions,
   ] as ResourceInformer<WireObject>[];
   const synced = Promise.all(all.map((informer) => informer.synced)).then(() => undefined);
   synced.catch(() => undefined);
@@ -259,6 +272,7 @@ export function createInformers(
     leases,
     pods,
     secrets,
+    controllerRevisions,
     all,
     start: () => all.forEach((informer) => informer.start()),
     synced,

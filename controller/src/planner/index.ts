@@ -25,3 +25,5 @@ export * from './status';
 export * from './status-read';
 export * from './upstream-conditions';
 export * from './wire-guards';
+export * from './pinning';
+export * from './revision-history';
