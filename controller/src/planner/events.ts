@@ -112,6 +112,20 @@ const HEALTHY: Readonly<Record<string, string>> = {
 };
 
 /**
+ * RevisionPinned has no healthy status (pinned or not, both are fine): each change of its reason is
+ * an event, a Warning when the pinned revision is not found.
+ */
+function pinEvent(before: readonly Condition[] | undefined, c: Condition): PlanEvent | undefined {
+  const old = listOf<Condition>(before).find((o) => o.type === c.type);
+  if (old?.reason === c.reason) return undefined;
+  return {
+    type: c.reason === ConditionReasons.PinnedRevisionNotFound ? 'Warning' : 'Normal',
+    reason: c.reason,
+    message: `${c.type} is ${c.status}: ${c.message}`,
+  };
+}
+
+/**
  * One event per reported condition whose status changed (and per new reason of a True
  * ReplicaFailure: each kind of failed write is reported). A condition seen for the first time is
  * reported only when it is unhealthy (a new set does not need a row of events saying all is well).
@@ -129,6 +143,11 @@ export function conditionEvents(
 ): PlanEvent[] {
   const events: PlanEvent[] = [];
   for (const c of after) {
+    if (c.type === ConditionTypes.RevisionPinned) {
+      const pin = pinEvent(before, c);
+      if (pin) events.push(pin);
+      continue;
+    }
     const healthy = HEALTHY[c.type];
     if (healthy === undefined) continue;
     // `before` is the status as read back, which may hold anything (status-read.ts).
