@@ -1,8 +1,8 @@
 /**
  * RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
  * leader election, a warm pool (its first name taken by an Exporter it does not own), a Pod that lost its revision label (labelled again), a lease and its
- * recycle in place, a crashed Pod replaced, a rotated token re-synced, a scale-down, and the set's
- * deletion — then every request the test cluster
+ * recycle in place, a crashed Pod replaced, a rotated token re-synced, a template change (its revision
+ * recorded, the old one pruned), a scale-down, and the set's deletion — then every request the test cluster
  * recorded for the identity `controller` must be allowed by the installer's rules
  * (`CONTROLLER_RULES` + `LEADER_ELECTION_RULES`), and every verb those rules grant must have been
  * used (least privilege: a grant nobody uses is a grant to remove).
@@ -82,6 +82,7 @@ describe('RBAC replay', () => {
       minAvailableReplicas: 2,
       scaleDownCooldown: '1s',
       recycleStrategy: 'InPlaceReuse',
+      revisionHistoryLimit: 0,
     });
     await until('the pool', () => status()?.availableReplicas === 2);
 
@@ -138,6 +139,17 @@ describe('RBAC replay', () => {
     await until(
       'the Pod replaced',
       () => cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'pods' }) > 0,
+    );
+
+    // A template change: its revision is recorded, and the old one, once no instance runs it, pruned.
+    patchSetSpec(cluster, 'rbac', {
+      template: { metadata: { labels: { ...TEMPLATE_LABELS, firmware: 'v2' } }, spec: { drivers: [] } },
+    });
+    await until(
+      'the old revision pruned',
+      () =>
+        cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'controllerrevisions' }) > 0,
+      30_000,
     );
 
     // Scale-down, then deletion of the set (drain finalizer).
