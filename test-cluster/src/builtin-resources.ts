@@ -127,10 +127,13 @@ export const controllerRevisionAdmission: Admission = {
     const causes: AdmissionCause[] = [];
     const { revision, data } = object as KubeObject & { revision?: unknown; data?: unknown };
     if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 0) {
-      causes.push({ field: 'revision', message: 'must be greater than or equal to 0' });
+      causes.push({
+        field: 'revision',
+        message: `Invalid value: ${JSON.stringify(revision) ?? 'null'}: must be greater than or equal to 0`,
+      });
     }
     if (old !== undefined && JSON.stringify(data) !== JSON.stringify((old as { data?: unknown }).data)) {
-      causes.push({ field: 'data', message: 'field is immutable' });
+      causes.push({ field: 'data', message: 'Invalid value: "object": field is immutable' });
     }
     return { object, causes };
   },
