@@ -154,7 +154,7 @@ export interface ExporterSetSpec {
   readonly recycleStrategy?: ExporterSetSpecRecycleStrategy;
 
   /**
-   * How many recorded revisions (ControllerRevisions owned by the set, absent means undefined) that no instance runs are kept for a rollback by spec.pinnedRevision; older ones are deleted. Revisions an instance runs, the template's and the pinned one are always kept.
+   * How many recorded revisions (ControllerRevisions owned by the set, absent means 10) that no instance runs are kept for a rollback by spec.pinnedRevision; older ones are deleted. Revisions an instance runs, the template's and the pinned one are always kept.
    *
    * @schema ExporterSetSpec#revisionHistoryLimit
    */
