@@ -101,6 +101,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       recorded: world.revisions,
       inUse: world.inUse,
       creating: creates.length > 0,
+      createsInFlight: world.inFlightCreates > 0,
     }),
   ];
   const failures = settleStartupFailures(startup, {

@@ -9,7 +9,8 @@
  *   revision can be recorded (its inputs are the ones at hand); the controller never updates one.
  * - Pruning: recorded revisions no instance runs, other than the template's and the pinned one, are
  *   kept up to `spec.revisionHistoryLimit` (newest first); older ones are deleted. A revision any
- *   Exporter of the set carries (leased, leaving or detached alike) is never deleted.
+ *   Exporter of the set carries (leased, leaving or detached alike) is never deleted, and nothing is
+ *   while creates are in flight that the cache does not show (their revision cannot be seen).
  * - Only ControllerRevisions the set controls whose `data` hashes to their revision label count: one
  *   written by hand with other data is neither used nor pruned.
  */
@@ -134,6 +135,11 @@ export interface HistoryInput {
   readonly inUse: ReadonlySet<string>;
   /** This pass creates instances (of `target`). */
   readonly creating: boolean;
+  /**
+   * Exporter creates are in flight that the cache does not show yet: their revision is not among
+   * `inUse`, so nothing is pruned until they show.
+   */
+  readonly createsInFlight: boolean;
 }
 
 /** The target revision's record, when an instance runs it (or is created with it) and none exists. */
@@ -157,6 +163,7 @@ function recordTarget(input: HistoryInput): RecordRevisionAction | undefined {
 
 /** The recorded revisions beyond the history limit that nothing uses (see the module doc). */
 function pruned(input: HistoryInput): DeleteRevisionAction[] {
+  if (input.createsInFlight) return [];
   const limit = count(input.set.spec?.revisionHistoryLimit, Defaults.revisionHistoryLimit);
   const live = new Set([...input.inUse, input.target, input.template, input.pinned]);
   const unused = input.recorded.filter((r) => !live.has(r.hash)).sort((a, b) => b.number - a.number);

@@ -293,3 +293,16 @@ describe('pinning', () => {
     expect(current.now).toBeGreaterThan(T0);
   });
 });
+
+describe('revision history with creates in flight', () => {
+  it('prunes nothing while a create the cache does not show yet may run a revision', () => {
+    const set = { ...B_SET, spec: { ...B_SET.spec, revisionHistoryLimit: 0 } };
+    const base = {
+      ...snapshot({ set, instances: [instance(0, 'available', { revision: B })] }),
+      revisions: [recorded(1), recorded(2, B_SET)],
+    };
+    expect(ofType(plan(base), 'DeleteRevision').map((d) => d.revisionName)).toEqual([`${SET}-${A}`]);
+    const inFlight = plan({ ...base, inFlight: { creating: [{ name: `${SET}-9`, standby: false }] } });
+    expect(ofType(inFlight, 'DeleteRevision')).toEqual([]);
+  });
+});
