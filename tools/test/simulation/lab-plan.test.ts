@@ -57,6 +57,7 @@ describe('simulation › lab plan', () => {
         'lease-crd-appears',
         'never-ready',
         'pause',
+        'pin',
         'release',
         'resize',
         'restart-controller',
