@@ -12,6 +12,7 @@
 import { GROUP, JUMPSTARTER_GROUP } from 'virtual-exporters/internal';
 import { isNotFound } from '../kube/api-errors';
 import {
+  ControllerRevisionResource,
   ExporterResource,
   ExporterSetResource,
   JumpstarterLeaseResource,
@@ -32,6 +33,7 @@ const WATCHED: ReadonlyMap<string, ApiResource> = new Map(
     JumpstarterLeaseResource,
     PodResource,
     SecretResource,
+    ControllerRevisionResource,
   ].map((resource) => [resource.plural, resource]),
 );
 
