@@ -44,4 +44,8 @@ export const EventReasons = {
   StatusCorrected: 'StatusCorrected',
   /** The class names another provisioner now; this controller drains only the instances it made. */
   ProvisionerChanged: 'ProvisionerChanged',
+  /** A revision instances of the set run was recorded as a ControllerRevision. */
+  RevisionRecorded: 'RevisionRecorded',
+  /** A recorded revision beyond spec.revisionHistoryLimit that no instance runs was deleted. */
+  RevisionPruned: 'RevisionPruned',
 } as const;

@@ -6,6 +6,7 @@
 import {
   ConditionReasons,
   ConditionTypes,
+  Labels,
   type Condition,
   type ScaleReason,
   EventReasons as E,
@@ -80,11 +81,41 @@ export function actionEvents(actions: readonly Action[]): PlanEvent[] {
         break;
     }
   }
-  return [...groups.values()].map((g) => ({
-    type: 'Normal',
-    reason: g.event,
-    message: `${g.verb} ${g.names.length === 1 ? 'instance' : `${g.names.length} instances`} ${names(g.names)} ${REASON_WORDS[g.reason]}`,
-  }));
+  return [
+    ...[...groups.values()].map((g): PlanEvent => ({
+      type: 'Normal',
+      reason: g.event,
+      message: `${g.verb} ${g.names.length === 1 ? 'instance' : `${g.names.length} instances`} ${names(g.names)} ${REASON_WORDS[g.reason]}`,
+    })),
+    ...revisionEvents(actions),
+  ];
+}
+
+/** One event per revision recorded or pruned (revision-history.ts). */
+function revisionEvents(actions: readonly Action[]): PlanEvent[] {
+  return actions.flatMap((action): PlanEvent[] => {
+    if (action.type === 'RecordRevision') {
+      const { metadata, revision } = action.revision;
+      const hash = metadata.labels?.[Labels.templateRevision] ?? '';
+      return [
+        {
+          type: 'Normal',
+          reason: E.RevisionRecorded,
+          message: `recorded revision ${revision} (${hash}) as ControllerRevision ${metadata.name}: set spec.pinnedRevision to it to roll the pool back to it`,
+        },
+      ];
+    }
+    if (action.type === 'DeleteRevision') {
+      return [
+        {
+          type: 'Normal',
+          reason: E.RevisionPruned,
+          message: `deleted ControllerRevision ${action.revisionName}: no instance runs it and it is beyond spec.revisionHistoryLimit`,
+        },
+      ];
+    }
+    return [];
+  });
 }
 
 export function startupFailureEvents(

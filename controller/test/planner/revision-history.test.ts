@@ -66,6 +66,11 @@ describe('revision history', () => {
       revision: 1,
     });
     expect(result.status?.currentRevision).toBe(`${SET}-${A}`);
+    expect(result.events).toContainEqual({
+      type: 'Normal',
+      reason: 'RevisionRecorded',
+      message: `recorded revision 1 (${A}) as ControllerRevision ${SET}-${A}: set spec.pinnedRevision to it to roll the pool back to it`,
+    });
   });
 
   it('records a revision instances already run (a set from before revisions were recorded)', () => {
@@ -133,6 +138,11 @@ describe('revision history', () => {
       revisions,
     });
     expect(ofType(unpinned, 'DeleteRevision').map((d) => d.revisionName)).toEqual([`${SET}-${A}`]);
+    expect(unpinned.events).toContainEqual({
+      type: 'Normal',
+      reason: 'RevisionPruned',
+      message: `deleted ControllerRevision ${SET}-${A}: no instance runs it and it is beyond spec.revisionHistoryLimit`,
+    });
     const pinned = plan({
       ...snapshot({ set: limitZero(B_SET, A), instances: [instance(0, 'available', { revision: B })] }),
       revisions,

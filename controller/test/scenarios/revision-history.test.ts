@@ -222,6 +222,12 @@ describe('revision history and rollback by pinning', () => {
       );
       await until('rolled to C', idleAt(c, [leasedA]), 30_000);
       await until('B pruned', () => !revisions().some((r) => r.metadata.name === `${SET}-${b}`));
+      await until('the RevisionPruned event', () =>
+        eventsOf(cluster, SET).some(
+          (e) => e.reason === 'RevisionPruned' && e.message.includes(`${SET}-${b}`),
+        ),
+      );
+      expect(eventsOf(cluster, SET).filter((e) => e.reason === 'RevisionRecorded')).toHaveLength(3);
       expect(revisions().map((r) => [r.metadata.name, r.revision])).toEqual([
         [`${SET}-${a}`, 1],
         [`${SET}-${c}`, 3],
