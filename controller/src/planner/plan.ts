@@ -62,7 +62,7 @@ export function plan(snapshot: PlannerSnapshot): Plan {
   if (switched !== undefined) return planHandover(world, switched);
   if (world.set.metadata?.deletionTimestamp !== undefined) return planDrain(world);
   if (world.cls === undefined) return planClassMissing(world);
-  if (world.pin.kind === 'unknown') return planPinNotFound(world);
+  if (world.pin.kind === 'unknown') return planPinNotFound(world, world.cls);
   return planPool(world, world.cls);
 }
 

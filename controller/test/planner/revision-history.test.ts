@@ -237,6 +237,21 @@ describe('pinning', () => {
     expect(result.status?.templateRevision).toBe(A);
   });
 
+  it('to no recorded revision still reports invalid parameters of the class', () => {
+    const result = plan({
+      ...snapshot({
+        set: pinned('pool-0123456789'),
+        cls: makeClass({ parameters: { arch: 'aarch64', resources: { memory: 'lots' } } }),
+      }),
+      revisions: [recorded(1)],
+    });
+    expect(result.actions).toEqual([]);
+    expect(conditionOf(result, ConditionTypes.ParametersValid)).toMatchObject({
+      status: 'False',
+      reason: R.InvalidParameters,
+    });
+  });
+
   it('unpinned again follows the template, and RevisionPinned turns False', () => {
     const before = plan({
       ...snapshot({ set: pinned(A), instances: [instance(0, 'available', { revision: A })] }),
