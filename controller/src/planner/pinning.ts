@@ -13,6 +13,7 @@
 import {
   ConditionReasons as R,
   ConditionTypes,
+  ExporterSetBounds,
   type Condition,
   type ExporterSet,
   type ExporterTemplate,
@@ -74,6 +75,13 @@ export function viewOf(
   return pinnedView(set, cls, pin.revision.inputs);
 }
 
+/** A value as a message shows it: at most a revision name's length (admission bounds it; a CRD without our rules may not). */
+function shown(value: string): string {
+  return value.length <= ExporterSetBounds.pinnedRevision
+    ? value
+    : `${value.slice(0, ExporterSetBounds.pinnedRevision)}…`;
+}
+
 /** The RevisionPinned condition; undefined while the set was never pinned. */
 export function pinCondition(
   pin: Pin,
@@ -94,7 +102,7 @@ export function pinCondition(
         type,
         status: 'False',
         reason: R.PinnedRevisionNotFound,
-        message: `spec.pinnedRevision "${pin.value}" names no recorded revision of ExporterSet ${setName}, so no instance is changed; set it to the name or hash of one of the set's ControllerRevisions (kubectl get controllerrevisions -l exporterset.jumpstarter.dev/name=${setName}) or remove it to follow the template`,
+        message: `spec.pinnedRevision "${shown(pin.value)}" names no recorded revision of ExporterSet ${setName}, so no instance is changed; set it to the name or hash of one of the set's ControllerRevisions (kubectl get controllerrevisions -l exporterset.jumpstarter.dev/name=${setName}) or remove it to follow the template`,
       };
     case 'none':
       return previous?.some((c) => c.type === type)
