@@ -2,7 +2,7 @@
  * Settled pools written straight into a test cluster's store (no HTTP: 10,000 instances through the
  * API would take minutes), exactly as the controller would have left them: each set with its drain
  * finalizer; its Exporters built by the planner's own `desiredExporter` with the current template
- * revision; the credentials issued by the Jumpstarter simulator; the config Secret and Pod rendered
+ * revision, recorded as a ControllerRevision (`desiredRevision`); the credentials issued by the Jumpstarter simulator; the config Secret and Pod rendered
  * by the provisioner from the Exporter and its token (as the reconciler renders them); the Pods booted
  * by the kubelet simulator and the exporters Online. Optional Leases, created as clients would and
  * assigned by the simulator, hold some instances of each set. A controller started afterwards finds
@@ -22,7 +22,12 @@ import {
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import { currentRevision, desiredExporter } from '../../controller/src/planner';
+import {
+  currentRevision,
+  desiredExporter,
+  desiredRevision,
+  revisionInputs,
+} from '../../controller/src/planner';
 import type { KubeObject, ResourceType, TestCluster } from 'virtual-exporters-test-cluster';
 import { waitUntil } from './clock';
 
@@ -66,6 +71,7 @@ export function resourcesOf(cluster: TestCluster) {
     leases: resource(cluster, 'jumpstarter.dev', 'v1alpha1', 'leases'),
     pods: resource(cluster, '', 'v1', 'pods'),
     secrets: resource(cluster, '', 'v1', 'secrets'),
+    revisions: resource(cluster, 'apps', 'v1', 'controllerrevisions'),
   };
 }
 
@@ -131,6 +137,9 @@ export async function seedSettledPools(
         setObject(name, layout.setSpec ?? {}, true),
       ) as unknown as ExporterSet;
       const revision = currentRevision(set, cls) ?? '';
+      // The revision the instances run, recorded as the controller records it.
+      const record = desiredRevision(set, revision, 1, revisionInputs(set, cls));
+      store.create(rt.revisions, namespace, record as unknown as KubeObject);
       const names: string[] = [];
       for (let i = 0; i < layout.instancesPerSet; i++) {
         const exporter = desiredExporter(set, `${name}-${i}`, i, revision, false);

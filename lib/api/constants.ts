@@ -122,6 +122,8 @@ export const ConditionTypes = {
   Paused: 'Paused',
   /** Ours: `maxReplicas` is 0, which means no ceiling (upstream's meaning), not "off". */
   Unbounded: 'Unbounded',
+  /** Ours: `spec.pinnedRevision` names a recorded revision, which new instances are built from. */
+  RevisionPinned: 'RevisionPinned',
 } as const;
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
 
@@ -222,6 +224,10 @@ export const ConditionReasons = {
   FailedRealise: 'FailedRealise',
   /** ReplicaFailure=True: the provisioner could not tear an instance down (its message). */
   FailedTeardown: 'FailedTeardown',
+  /** ReplicaFailure=True: a revision of the set could not be recorded (its ControllerRevision create failed). */
+  FailedRecordRevision: 'FailedRecordRevision',
+  /** ReplicaFailure=True: a revision beyond the history limit could not be deleted. */
+  FailedPruneRevision: 'FailedPruneRevision',
   /** ReplicaFailure=False (the executor sets True with one of the Failed* reasons above). */
   NoFailures: 'NoFailures',
   InvalidParameters: 'InvalidParameters',
@@ -235,6 +241,13 @@ export const ConditionReasons = {
   NoMaxReplicas: 'NoMaxReplicas',
   /** Unbounded=False: maxReplicas bounds the pool. */
   MaxReplicasSet: 'MaxReplicasSet',
+  // --- RevisionPinned (ours) ---
+  /** RevisionPinned=True: spec.pinnedRevision names a recorded revision of the set. */
+  PinnedRevisionFound: 'PinnedRevisionFound',
+  /** RevisionPinned=False: spec.pinnedRevision names no recorded revision; no instance is touched. */
+  PinnedRevisionNotFound: 'PinnedRevisionNotFound',
+  /** RevisionPinned=False: spec.pinnedRevision is not set; instances are built from the template. */
+  NotPinned: 'NotPinned',
 } as const;
 
 /** Lease condition types set by Jumpstarter's controller. */
@@ -276,6 +289,8 @@ export const Defaults = {
   minAvailableReplicas: 0,
   scaleDownCooldown: '5m',
   recycleStrategy: 'ExitAndReplace',
+  /** Recorded revisions no instance runs that a set keeps for a rollback (not written by the CRD). */
+  revisionHistoryLimit: 10,
   bindingMode: 'Immediate',
   reclaimPolicy: 'Delete',
   caBundleKey: 'ca-bundle.crt',

@@ -46,4 +46,8 @@ export const EventReasons = {
   ProvisionerChanged: 'ProvisionerChanged',
   /** No instance created before spec.recycleRequestedAt is left: the requested recycle is complete. */
   RecycleCompleted: 'RecycleCompleted',
+  /** A revision instances of the set run was recorded as a ControllerRevision. */
+  RevisionRecorded: 'RevisionRecorded',
+  /** A recorded revision beyond spec.revisionHistoryLimit that no instance runs was deleted. */
+  RevisionPruned: 'RevisionPruned',
 } as const;

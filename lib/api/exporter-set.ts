@@ -90,6 +90,16 @@ export interface ExporterSetSpec {
    * the update strategy). @default none
    */
   readonly recycleRequestedAt?: string;
+  /**
+   * Ours: how many recorded revisions (ControllerRevisions) no instance runs are kept for rollback;
+   * revisions in use, the template's and the pinned one are kept besides. @default 10
+   */
+  readonly revisionHistoryLimit?: number;
+  /**
+   * Ours: a recorded revision (ControllerRevision name or revision hash) new instances are built from
+   * instead of the template; instances of other revisions are replaced. Absent: the template.
+   */
+  readonly pinnedRevision?: string;
   readonly virtualTargetClassName: string;
   readonly parameters?: JsonObject;
   readonly images?: Images;
@@ -127,6 +137,10 @@ export interface ExporterSetStatus {
   readonly lastStartupFailureTime?: string;
   /** The `spec.recycleRequestedAt` whose recycle completed last (no instance created before it is left). */
   readonly lastCompletedRecycle?: string;
+  /** The ControllerRevision new instances are built from (the pinned one, else the template's). */
+  readonly currentRevision?: string;
+  /** The ControllerRevision `spec.pinnedRevision` resolved to; absent when unpinned or not found. */
+  readonly pinnedRevision?: string;
 }
 
 export interface ExporterSet {

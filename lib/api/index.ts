@@ -9,3 +9,4 @@ export * from './exporter-config';
 export * from './rules';
 export * from './events';
 export * from './exporter-operation';
+export * from './controller-revision';

@@ -28,6 +28,8 @@ export const RuleMessages = {
     'template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
   templateAnnotationsSize:
     'template annotations must total at most 255 KiB (261120), keys and values together: every instance carries them, and Kubernetes allows 256 KiB of annotations per object',
+  pinnedRevision:
+    'pinnedRevision must name a recorded revision: a ControllerRevision name or a revision hash, up to 253 lowercase letters, digits, "-" and ".", starting and ending with a letter or digit',
   parametersObject: 'parameters must be an object (a nested map of provisioner settings)',
   /** Our rules on the pool-operation fields (issue 16). */
   maxSurgeValue:

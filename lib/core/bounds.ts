@@ -64,6 +64,8 @@ export const ExporterSetBounds = {
   scaleInSelectors: 8,
   /** A percentage of updateStrategy.maxSurge or maxUnavailable, such as `100%`. */
   updatePercent: 4,
+  /** A ControllerRevision name (a DNS subdomain) or a revision hash. */
+  pinnedRevision: 253,
 } as const;
 
 /**
@@ -81,6 +83,8 @@ export const ExporterSetStatusBounds = {
   startupFailures: 2_147_483_647,
   /** The template revision is a label value on every instance. */
   templateRevision: LABEL_VALUE_MAX_LENGTH,
+  /** A ControllerRevision name (a DNS subdomain). */
+  revisionName: 253,
 } as const;
 
 /** Bounds of an ExporterOperation's fields (the API server prices CEL rules by them). */

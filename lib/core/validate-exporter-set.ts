@@ -12,6 +12,7 @@ import type { ValidationIssue } from './issue';
 import { INT32_MAX, isAbsent, IssueCollector } from './issue-collector';
 import { isPlainObject } from './merge';
 import {
+  DNS1123_SUBDOMAIN_PATTERN,
   LABEL_VALUE_MAX_LENGTH,
   validateAnnotations,
   validateDns1123Subdomain,
@@ -33,6 +34,7 @@ const DRIVERS_PATH = 'spec.template.spec.drivers';
 const DURATION = new RegExp(GO_DURATION_PATTERN);
 const DURATION_IN_RANGE = new RegExp(GO_DURATION_RANGE_PATTERN);
 const TEMPLATE_ANNOTATIONS_PATH = 'spec.template.metadata.annotations';
+const REVISION_NAME = new RegExp(DNS1123_SUBDOMAIN_PATTERN);
 
 /**
  * Issues for an ExporterSet wire object; `[]` when valid. Never throws, whatever `obj` is. Besides the
@@ -83,6 +85,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   issues.oneOf(spec.recycleStrategy, 'spec.recycleStrategy', RECYCLE_STRATEGIES);
   issues.boolean(spec.paused, 'spec.paused');
   checkPoolOperations(issues, spec);
+  checkRevisions(issues, spec);
   issues.string(spec.virtualTargetClassName, 'spec.virtualTargetClassName', {
     required: 'the VirtualTargetClass (in the same namespace) that provisions the instances',
     nonEmpty: true,
@@ -132,6 +135,16 @@ function checkReplicas(issues: IssueCollector, spec: Record<string, unknown>): v
   if (minAvailable !== undefined && minAvailable > max) {
     issues.add('spec.minAvailableReplicas', RuleMessages.minAvailableLeMax, spec.minAvailableReplicas);
   }
+}
+
+/** `spec.revisionHistoryLimit` and `spec.pinnedRevision` (a name or hash; whether it exists is the controller's to say). */
+function checkRevisions(issues: IssueCollector, spec: Record<string, unknown>): void {
+  issues.integer(spec.revisionHistoryLimit, 'spec.revisionHistoryLimit', { min: 0, max: INT32_MAX });
+  const pinned = spec.pinnedRevision;
+  if (isAbsent(pinned) || tooLong(issues, pinned, 'spec.pinnedRevision', Bounds.pinnedRevision)) return;
+  if (typeof pinned !== 'string') issues.add('spec.pinnedRevision', 'must be a string', pinned);
+  else if (!REVISION_NAME.test(pinned))
+    issues.add('spec.pinnedRevision', RuleMessages.pinnedRevision, pinned);
 }
 
 /**

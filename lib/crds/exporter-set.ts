@@ -9,7 +9,7 @@
 import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames } from '../api/constants';
 import { RuleMessages } from '../api/rules';
 import { ExporterSetBounds as Bounds, ExporterSetStatusBounds } from '../core/bounds';
-import { LABEL_VALUE_PATTERN } from '../core/names';
+import { DNS1123_SUBDOMAIN_PATTERN, LABEL_VALUE_PATTERN } from '../core/names';
 import {
   SCALE_IN_BASE_POLICIES,
   UPDATE_PERCENT_PATTERN,
@@ -218,12 +218,28 @@ const specSchema: JSONSchemaProps = object(
     ),
     recycleRequestedAt: dateTime(
       "Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template. It acts when the controller sees it (a time in the future only moves the line); instances the controller creates meanwhile are annotated as made for it and never recycled for it. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.",
+    pinnedRevision: str(
+      `A recorded revision of the set (the name of one of its ControllerRevisions, or its revision hash, as status.currentRevision and the instances' exporterset.jumpstarter.dev/template-revision label show) that new instances are built from instead of the template: instances of other revisions are replaced as in a template rollout (leased ones after their lease). Remove it to return to the template. A name no recorded revision has sets RevisionPinned=False and changes no instance. At most ${Bounds.pinnedRevision} characters.`,
+      {
+        maxLength: Bounds.pinnedRevision,
+        'x-kubernetes-validations': [
+          {
+            rule: `self.matches(${celString(DNS1123_SUBDOMAIN_PATTERN)})`,
+            message: RuleMessages.pinnedRevision,
+          },
+        ],
+      },
     ),
     recycleStrategy: str(
       'What happens to an instance when its lease ends: ExitAndReplace (a fresh instance replaces it) or InPlaceReuse (it serves again).',
       { default: Defaults.recycleStrategy, enum: ['ExitAndReplace', 'InPlaceReuse'] },
     ),
     scaleInStrategy: scaleInStrategySchema,
+    // No default written by the API server (as paused): manifests that never set it stay as they were.
+    revisionHistoryLimit: int32(
+      `How many recorded revisions (ControllerRevisions owned by the set, absent means ${Defaults.revisionHistoryLimit}) that no instance runs are kept for a rollback by spec.pinnedRevision; older ones are deleted. Revisions an instance runs, the template's and the pinned one are always kept.`,
+      { minimum: 0 },
+    ),
     scaleDownCooldown: str(
       `How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most ${Bounds.scaleDownCooldown} characters.`,
       {
@@ -295,8 +311,12 @@ const statusSchema: JSONSchemaProps = object(
   'The pool as the controller last observed it.',
   {
     availableReplicas: count('Instances that are online, enabled and not leased.'),
+    currentRevision: str(
+      'The ControllerRevision new instances are built from: the pinned one, else the one recording the template (named <set>-<revision hash>).',
+      { maxLength: ExporterSetStatusBounds.revisionName },
+    ),
     conditions: conditionsSchema(
-      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (a write for the set failed: Exporter, config Secret, Pod or render, with the API's message), ParametersValid, Paused (spec.paused, the off switch) and Unbounded (maxReplicas is 0: no ceiling).",
+      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (a write for the set failed: Exporter, config Secret, Pod or render, with the API's message), ParametersValid, Paused (spec.paused, the off switch), Unbounded (maxReplicas is 0: no ceiling) and RevisionPinned (spec.pinnedRevision found or not).",
     ),
     exportersActive: count('Exporters that are enabled, online and leased.'),
     exportersDisabled: count(
@@ -315,6 +335,10 @@ const statusSchema: JSONSchemaProps = object(
     ),
     observedGeneration: int64('The metadata.generation this status was computed from.', { minimum: 0 }),
     pendingLeases: count('Leases waiting for an exporter that only a new instance of this set could serve.'),
+    pinnedRevision: str(
+      'The ControllerRevision spec.pinnedRevision names; absent when the set is not pinned or the revision is not recorded.',
+      { maxLength: ExporterSetStatusBounds.revisionName },
+    ),
     podsFailed: count('Instance Pods in phase Failed.'),
     podsPending: count('Instance Pods in phase Pending.'),
     podsRunning: count('Instance Pods in phase Running.'),

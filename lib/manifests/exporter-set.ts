@@ -71,6 +71,17 @@ export interface ExporterSetOptions {
    * (written as RFC 3339 in UTC). Upstream's controller ignores it. @default none
    */
   readonly recycleRequestedAt?: string | Date;
+   * How many recorded revisions (ControllerRevisions) no instance runs are kept for a rollback by
+   * `pinnedRevision`; revisions in use, the template's and the pinned one are kept besides. @default 10
+   */
+  readonly revisionHistoryLimit?: number;
+  /**
+   * Roll the pool back (or forward) to a recorded revision: the name of one of the set's
+   * ControllerRevisions or its revision hash (`status.currentRevision` names the one in use). New
+   * instances are built from it instead of the template, and instances of other revisions are
+   * replaced; leave it out to follow the template. @default none (the template)
+   */
+  readonly pinnedRevision?: string;
   /** Overrides deep-merged over the class parameters (lists replace). @default none */
   readonly parameters?: JsonObject;
   /** Image overrides; replace the class's per entry. @default the class's images */
@@ -124,6 +135,9 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
       scaleInStrategy: input.scaleInStrategy,
       updateStrategy: input.updateStrategy,
       recycleRequestedAt: timestampText(input.recycleRequestedAt),
+      // Written only when given, as paused: upstream's CRDs admit what never uses them.
+      revisionHistoryLimit: input.revisionHistoryLimit,
+      pinnedRevision: input.pinnedRevision,
       virtualTargetClassName: input.virtualTargetClassName,
       parameters: input.parameters,
       images: input.images,

@@ -31,6 +31,8 @@ export interface QemuPoolOptions
       | 'scaleDownCooldown'
       | 'recycleStrategy'
       | 'paused'
+      | 'revisionHistoryLimit'
+      | 'pinnedRevision'
       | 'selector'
     >,
     Pick<ExporterTemplateInput, 'labels' | 'annotations'>,
@@ -107,6 +109,8 @@ export function qemuPoolParts(input: QemuPoolOptions): QemuPoolParts {
       scaleDownCooldown: input.scaleDownCooldown,
       recycleStrategy: input.recycleStrategy,
       paused: input.paused,
+      revisionHistoryLimit: input.revisionHistoryLimit,
+      pinnedRevision: input.pinnedRevision,
       selector: input.selector,
       template: {
         labels: input.labels,

@@ -69,6 +69,12 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
     why: 'caches exporter credentials (kept: Exporter-owned only); writes per-instance config Secrets',
   },
   {
+    apiGroups: ['apps'],
+    resources: ['controllerrevisions'],
+    verbs: ['list', 'watch', 'create', 'delete'],
+    why: "the sets' recorded revisions: record (never update: they are immutable), prune beyond the history limit",
+  },
+  {
     apiGroups: [''],
     resources: ['configmaps'],
     verbs: ['get'],

@@ -116,6 +116,8 @@ export class QemuPool extends pulumi.ComponentResource {
         scaleDownCooldown: from(({ setOptions }) => setOptions.scaleDownCooldown),
         recycleStrategy: from(({ setOptions }) => setOptions.recycleStrategy),
         paused: from(({ setOptions }) => setOptions.paused),
+        revisionHistoryLimit: from(({ setOptions }) => setOptions.revisionHistoryLimit),
+        pinnedRevision: from(({ setOptions }) => setOptions.pinnedRevision),
         selector: from(({ setOptions }) => setOptions.selector),
         template: from(({ setOptions: { template } }) => ({
           ...template,

@@ -118,6 +118,27 @@ export const secretAdmission: Admission = {
   },
 };
 
+/**
+ * ControllerRevision validation as the API server does it: `revision` a whole number ≥ 0, and `data`
+ * immutable once stored ("field is immutable"): a revision is a snapshot, never edited.
+ */
+export const controllerRevisionAdmission: Admission = {
+  admit(object: KubeObject, old?: KubeObject) {
+    const causes: AdmissionCause[] = [];
+    const { revision, data } = object as KubeObject & { revision?: unknown; data?: unknown };
+    if (typeof revision !== 'number' || !Number.isInteger(revision) || revision < 0) {
+      causes.push({
+        field: 'revision',
+        message: `Invalid value: ${JSON.stringify(revision) ?? 'null'}: must be greater than or equal to 0`,
+      });
+    }
+    if (old !== undefined && JSON.stringify(data) !== JSON.stringify((old as { data?: unknown }).data)) {
+      causes.push({ field: 'data', message: 'Invalid value: "object": field is immutable' });
+    }
+    return { object, causes };
+  },
+};
+
 type Options = Partial<
   Pick<ResourceType, 'shortNames' | 'categories' | 'statusSubresource' | 'admission' | 'knownFields'>
 > & {
@@ -198,6 +219,10 @@ export const BUILTIN_RESOURCES: readonly ResourceType[] = Object.freeze([
     knownFields: ['secrets', 'imagePullSecrets', 'automountServiceAccountToken'],
   }),
   builtin('coordination.k8s.io', 'v1', 'Lease', 'leases', { knownFields: ['spec'] }),
+  builtin('apps', 'v1', 'ControllerRevision', 'controllerrevisions', {
+    admission: controllerRevisionAdmission,
+    knownFields: ['data', 'revision'],
+  }),
   builtin('events.k8s.io', 'v1', 'Event', 'events', {
     shortNames: ['ev'],
     knownFields: [

@@ -39,6 +39,8 @@ const RULES = [
   { apiGroups: ['jumpstarter.dev'], resources: ['leases'], verbs: ['list', 'watch'] },
   { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch', 'create', 'patch'] },
+  // Recorded revisions: created and pruned, never updated (they are immutable).
+  { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   {

@@ -117,6 +117,8 @@ describe('core validation agrees with admission', () => {
     ],
     ['a negative cooldown', (s) => (s.scaleDownCooldown = '-5m'), RuleMessages.scaleDownCooldownDuration],
     ['a cooldown without a unit', (s) => (s.scaleDownCooldown = '5'), RuleMessages.scaleDownCooldownDuration],
+    ['a pinned revision with capitals', (s) => (s.pinnedRevision = 'Pool-1'), RuleMessages.pinnedRevision],
+    ['a pinned revision ending in a dot', (s) => (s.pinnedRevision = 'pool-1.'), RuleMessages.pinnedRevision],
   ];
 
   it.each(variants)(
@@ -165,6 +167,7 @@ describe('core validation agrees with admission', () => {
         }),
       'spec.selector.matchExpressions[0].values',
     ],
+    ['a 254-character pinned revision', (s) => (s.pinnedRevision = 'a'.repeat(254)), 'spec.pinnedRevision'],
     [
       'a 65-character cooldown',
       (s) => (s.scaleDownCooldown = '1s'.repeat(32) + '1'),

@@ -85,6 +85,43 @@ describe('ExporterSet validation', () => {
     ).toEqual([]);
   });
 
+  describe('revisions', () => {
+    it('accepts a pin by ControllerRevision name or by hash, and any history limit from 0', () => {
+      for (const pin of ['pool-196065f4db', '196065f4db', 'a.b-c']) {
+        expect(validateChanged((s) => (s.spec.pinnedRevision = pin))).toEqual([]);
+      }
+      expect(validateChanged((s) => (s.spec.revisionHistoryLimit = 0))).toEqual([]);
+    });
+
+    it('refuses a pin that is no DNS subdomain with the CRD rule message', () => {
+      expect(validateChanged((s) => (s.spec.pinnedRevision = 'Pool 1'))).toEqual([
+        { path: 'spec.pinnedRevision', value: 'Pool 1', message: RuleMessages.pinnedRevision },
+      ]);
+      expect(RuleMessages.pinnedRevision).toBe(
+        'pinnedRevision must name a recorded revision: a ControllerRevision name or a revision hash, up to 253 lowercase letters, digits, "-" and ".", starting and ending with a letter or digit',
+      );
+    });
+
+    it('refuses a pin that is too long or no string, and a negative or fractional history limit', () => {
+      expect(validateChanged((s) => (s.spec.pinnedRevision = 'a'.repeat(254)))).toEqual([
+        {
+          path: 'spec.pinnedRevision',
+          value: 'a'.repeat(254),
+          message: 'must be at most 253 characters long',
+        },
+      ]);
+      expect(validateChanged((s) => (s.spec.pinnedRevision = 7))).toEqual([
+        { path: 'spec.pinnedRevision', value: 7, message: 'must be a string' },
+      ]);
+      expect(validateChanged((s) => (s.spec.revisionHistoryLimit = -1))).toEqual([
+        { path: 'spec.revisionHistoryLimit', value: -1, message: 'must be greater than or equal to 0' },
+      ]);
+      expect(validateChanged((s) => (s.spec.revisionHistoryLimit = 1.5))).toEqual([
+        { path: 'spec.revisionHistoryLimit', value: 1.5, message: 'must be a whole number' },
+      ]);
+    });
+  });
+
   describe('replica counts', () => {
     it.each(['minReplicas', 'maxReplicas', 'minAvailableReplicas'])(
       'checks %s is a whole number ≥ 0 within int32',

@@ -175,6 +175,10 @@ const expressions = (set: Json, ...list: unknown[]) => (set.spec.selector.matchE
 const CEL_SKIPPED =
   '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
+/** The CEL message of spec.pinnedRevision (RuleMessages.pinnedRevision, spelled out: the corpus pins the wording). */
+const PINNED_REVISION =
+  'pinnedRevision must name a recorded revision: a ControllerRevision name or a revision hash, up to 253 lowercase letters, digits, "-" and ".", starting and ending with a letter or digit';
+
 /** The 422 message for these causes, worded as kube-apiserver words it (a list in brackets when several). */
 const causes = (...list: string[]) => (list.length === 1 ? list[0] : `[${list.join(', ')}]`);
 
@@ -317,6 +321,46 @@ export const CORPUS: readonly HostileCase[] = [
     causes(
       'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
     ),
+  ),
+  // --- revisions ---
+  setCase(
+    'a pinned revision with capitals and a space',
+    (s) => (s.spec.pinnedRevision = 'Pool 1'),
+    causes(`spec.pinnedRevision: Invalid value: "string": ${PINNED_REVISION}`),
+  ),
+  setCase(
+    'a pinned revision with a shell command',
+    (s) => (s.spec.pinnedRevision = 'pool-1;rm -rf /'),
+    causes(`spec.pinnedRevision: Invalid value: "string": ${PINNED_REVISION}`),
+  ),
+  setCase(
+    'an empty pinned revision',
+    (s) => (s.spec.pinnedRevision = ''),
+    causes(`spec.pinnedRevision: Invalid value: "string": ${PINNED_REVISION}`),
+  ),
+  setCase(
+    'a pinned revision of 254 characters',
+    (s) => (s.spec.pinnedRevision = 'a'.repeat(254)),
+    causes(
+      // The API server shows at most 120 characters of a value.
+      `spec.pinnedRevision: Invalid value: "${'a'.repeat(116)}...: must NOT have more than 253 characters`,
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a pinned revision as a number',
+    (s) => (s.spec.pinnedRevision = 3),
+    causes('spec.pinnedRevision: Invalid value: 3: must be of type string', CEL_SKIPPED),
+  ),
+  setCase(
+    'a negative revision history limit',
+    (s) => (s.spec.revisionHistoryLimit = -1),
+    causes('spec.revisionHistoryLimit: Invalid value: -1: must be >= 0'),
+  ),
+  setCase(
+    'a revision history limit as a string',
+    (s) => (s.spec.revisionHistoryLimit = '10'),
+    causes('spec.revisionHistoryLimit: Invalid value: "10": must be of type integer', CEL_SKIPPED),
   ),
   // --- enums and references ---
   setCase(

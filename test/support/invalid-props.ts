@@ -99,6 +99,24 @@ export const INVALID_PROPS: readonly InvalidPropsCase[] = [
     ],
   },
   {
+    title: 'a pinned revision that is no ControllerRevision name or hash',
+    construct: 'ExporterSet',
+    props: { pinnedRevision: 'Pool Rev 1' },
+    lines: [`pinnedRevision="Pool Rev 1": ${RuleMessages.pinnedRevision}`],
+  },
+  {
+    title: 'a negative revision history limit',
+    construct: 'ExporterSet',
+    props: { revisionHistoryLimit: -1 },
+    lines: ['revisionHistoryLimit=-1: must be greater than or equal to 0'],
+  },
+  {
+    title: 'a pinned revision of a pool that is no revision name',
+    construct: 'QemuPool',
+    props: { pinnedRevision: 'pool_1' },
+    lines: [`pinnedRevision="pool_1": ${RuleMessages.pinnedRevision}`],
+  },
+  {
     title: 'a driver with both type and ref',
     construct: 'ExporterSet',
     props: { template: { ...TEMPLATE, drivers: [{ name: 'x', type: 'a.B', ref: 'a.b' }] } },

@@ -1,6 +1,6 @@
 /**
  * The API clients of the controller, made once from one KubeConfig: typed custom-object clients for
- * our kinds and Jumpstarter's, CoreV1Api for Pods, Secrets, ConfigMaps and Events, and
+ * our kinds, Jumpstarter's and apps/v1 ControllerRevisions, CoreV1Api for Pods, Secrets, ConfigMaps and Events, and
  * CoordinationV1Api for leader election. Every request of the controller goes through these, so the
  * RBAC replay sees them under one identity.
  */
@@ -8,6 +8,8 @@ import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from 
 import type {
   Exporter,
   ExporterOperation,
+  ControllerRevision,
+  Exporter,
   ExporterSet,
   Lease,
   VirtualTargetClass,
@@ -15,6 +17,7 @@ import type {
 import { CustomObjectClient } from './custom-objects';
 import {
   ExporterOperationResource,
+  ControllerRevisionResource,
   ExporterResource,
   ExporterSetResource,
   JumpstarterLeaseResource,
@@ -33,6 +36,8 @@ export interface KubeClients {
   readonly leases: CustomObjectClient<Lease>;
   /** ExporterOperations: status written, children created, finished ones deleted after their TTL. */
   readonly exporterOperations: CustomObjectClient<ExporterOperation>;
+  /** The sets' recorded revisions (created and deleted, never updated). */
+  readonly controllerRevisions: CustomObjectClient<ControllerRevision>;
 }
 
 export function createClients(kubeConfig: KubeConfig): KubeClients {
@@ -47,5 +52,6 @@ export function createClients(kubeConfig: KubeConfig): KubeClients {
     exporters: new CustomObjectClient<Exporter>(custom, ExporterResource),
     leases: new CustomObjectClient<Lease>(custom, JumpstarterLeaseResource),
     exporterOperations: new CustomObjectClient<ExporterOperation>(custom, ExporterOperationResource),
+    controllerRevisions: new CustomObjectClient<ControllerRevision>(custom, ControllerRevisionResource),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The controller's informers (SPEC §3 runtime): ExporterSets, VirtualTargetClasses, Exporters,
- * Jumpstarter Leases, Pods, Secrets and ExporterOperations, over all namespaces or the `--namespace` list.
+ * Jumpstarter Leases, Pods, Secrets, ExporterOperations and the sets' ControllerRevisions (filtered on
+ * the server by the set label), over all namespaces or the `--namespace` list.
  *
  * Filtering. Exporters: a set's instances are the Exporters it controls, whatever their labels
  * (SPEC §3.16: upstream's controller labels them with the template labels only), so they cannot be
@@ -33,6 +34,7 @@ import {
   JUMPSTARTER_GROUP,
   Kinds,
   Labels,
+  type ControllerRevision,
   type Exporter,
   type ExporterOperation,
   type ExporterSet,
@@ -64,6 +66,8 @@ export interface WatchedObjects {
   readonly pods: PodObject;
   readonly secrets: SecretObject;
   readonly exporterOperations: ExporterOperation;
+  /** The sets' recorded revisions (labelled with their set). */
+  readonly controllerRevisions: ControllerRevision;
 }
 
 export type InformerName = keyof WatchedObjects;
@@ -72,7 +76,10 @@ export type InformerName = keyof WatchedObjects;
 export type InformersByName = { readonly [K in InformerName]: ResourceInformer<WatchedObjects[K]> };
 
 /** The label filter of each informer unless overridden; absent: unfiltered. */
-export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {};
+export const DEFAULT_LABEL_SELECTORS: Readonly<Partial<Record<InformerName, string>>> = {
+  // The sets' revisions carry the set label; other controllers' ControllerRevisions are not listed.
+  controllerRevisions: Labels.exporterSetName,
+};
 
 /** The Exporters the controller keeps: those an ExporterSet controls, and those labelled with a set. */
 export function keepExporter(exporter: WireObject): boolean {
@@ -119,6 +126,7 @@ const DEFAULT_TRANSFORM: Readonly<Record<InformerName, (object: WireObject) => W
   pods: (object) => podCacheView(object),
   secrets: (object) => secretCacheView(object),
   exporterOperations: (object) => compactObject(object),
+  controllerRevisions: (object) => compactObject(object),
 };
 
 /** Client-side filters of the informers that have one. */
@@ -248,6 +256,9 @@ export function createInformers(
   const exporterOperations = make<ExporterOperation>(
     'exporterOperations',
     customSource(clients.exporterOperations),
+  const controllerRevisions = make<ControllerRevision>(
+    'controllerRevisions',
+    customSource(clients.controllerRevisions),
   );
   const all = [
     exporterSets,
@@ -257,6 +268,7 @@ export function createInformers(
     pods,
     secrets,
     exporterOperations,
+    controllerRevisions,
   ] as ResourceInformer<WireObject>[];
   const synced = Promise.all(all.map((informer) => informer.synced)).then(() => undefined);
   synced.catch(() => undefined);
@@ -268,6 +280,7 @@ export function createInformers(
     pods,
     secrets,
     exporterOperations,
+    controllerRevisions,
     all,
     start: () => all.forEach((informer) => informer.start()),
     synced,

@@ -47,6 +47,13 @@ export const ExporterOperationResource: ApiResource = {
 };
 export const PodResource: ApiResource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod' };
 export const SecretResource: ApiResource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };
+/** The revisions an ExporterSet records (revision-history.ts). */
+export const ControllerRevisionResource: ApiResource = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'controllerrevisions',
+  kind: 'ControllerRevision',
+};
 
 /** `v1` for the core group, `group/version` otherwise. */
 export function apiVersionOf(resource: ApiResource): string {

@@ -13,6 +13,7 @@ import { GROUP, JUMPSTARTER_GROUP } from 'virtual-exporters/internal';
 import { isNotFound } from '../kube/api-errors';
 import {
   ExporterOperationResource,
+  ControllerRevisionResource,
   ExporterResource,
   ExporterSetResource,
   JumpstarterLeaseResource,
@@ -34,6 +35,7 @@ const WATCHED: ReadonlyMap<string, ApiResource> = new Map(
     PodResource,
     SecretResource,
     ExporterOperationResource,
+    ControllerRevisionResource,
   ].map((resource) => [resource.plural, resource]),
 );
 

@@ -3,11 +3,12 @@
  * after their Exporter) and carries what the executor needs to send it without deciding anything.
  *
  * A plan lists them in the order the executor applies them, one group after the other:
- * AddFinalizer, CreateExporter, PromoteStandby, RenderInstance, SyncConfigSecret, LabelInstance,
- * DeletePod, ReleaseExporter, DisableExporter, DeleteExporter, RemoveFinalizer. Creates come before disables and
+ * AddFinalizer, RecordRevision, CreateExporter, PromoteStandby, RenderInstance, SyncConfigSecret,
+ * LabelInstance, DeletePod, ReleaseExporter, DisableExporter, DeleteExporter, DeleteRevision,
+ * RemoveFinalizer. Creates come before disables and
  * deletes, so a lease never sees a pool with nothing enabled while one instance replaces another.
  */
-import { type Exporter, type ScaleReason } from 'virtual-exporters/internal';
+import { type ControllerRevision, type Exporter, type ScaleReason } from 'virtual-exporters/internal';
 import type { ExporterMergePatch } from './exporter';
 
 /** Add the drain finalizer (`DRAIN_FINALIZER`) to the set. */
@@ -115,6 +116,23 @@ export interface DeleteExporterAction extends AfterCreates {
   readonly reason: ScaleReason;
 }
 
+/**
+ * Record a revision of the set (revision-history.ts): create the ControllerRevision, never update it;
+ * AlreadyExists means it is recorded (its name is its hash). Sent before the pass's Exporter creates.
+ */
+export interface RecordRevisionAction {
+  readonly type: 'RecordRevision';
+  readonly revision: ControllerRevision;
+}
+
+/** Delete a recorded revision beyond the history limit that no instance runs (revision-history.ts). */
+export interface DeleteRevisionAction {
+  readonly type: 'DeleteRevision';
+  readonly revisionName: string;
+  /** The ControllerRevision's uid, for a delete precondition, when known. */
+  readonly uid?: string;
+}
+
 export type Action =
   | AddFinalizerAction
   | CreateExporterAction
@@ -126,13 +144,16 @@ export type Action =
   | ReleaseExporterAction
   | DisableExporterAction
   | DeleteExporterAction
-  | RemoveFinalizerAction;
+  | RemoveFinalizerAction
+  | RecordRevisionAction
+  | DeleteRevisionAction;
 
 export type ActionType = Action['type'];
 
 /** The order in which a plan lists (and the executor applies) action groups. */
 export const ACTION_ORDER: readonly ActionType[] = [
   'AddFinalizer',
+  'RecordRevision',
   'CreateExporter',
   'PromoteStandby',
   'RenderInstance',
@@ -142,5 +163,6 @@ export const ACTION_ORDER: readonly ActionType[] = [
   'ReleaseExporter',
   'DisableExporter',
   'DeleteExporter',
+  'DeleteRevision',
   'RemoveFinalizer',
 ];

@@ -93,7 +93,7 @@ export function specChecks(set: ExporterSet): SpecChecks {
 }
 
 /** The parameter findings of the provisioner, as one message; undefined when valid. */
-function parameterFindings(world: World, cls: VirtualTargetClass): string | undefined {
+export function parameterFindings(world: World, cls: VirtualTargetClass): string | undefined {
   const provisioner = world.provisioner;
   // validateExporterSetReferences reads only `name` and `validate` of the provisioner it looks up.
   const lookup = (name: string): Provisioner | undefined =>

@@ -6,6 +6,7 @@
 import {
   ConditionReasons,
   ConditionTypes,
+  Labels,
   type Condition,
   type ScaleReason,
   EventReasons as E,
@@ -80,11 +81,41 @@ export function actionEvents(actions: readonly Action[]): PlanEvent[] {
         break;
     }
   }
-  return [...groups.values()].map((g) => ({
-    type: 'Normal',
-    reason: g.event,
-    message: `${g.verb} ${g.names.length === 1 ? 'instance' : `${g.names.length} instances`} ${names(g.names)} ${REASON_WORDS[g.reason]}`,
-  }));
+  return [
+    ...[...groups.values()].map((g): PlanEvent => ({
+      type: 'Normal',
+      reason: g.event,
+      message: `${g.verb} ${g.names.length === 1 ? 'instance' : `${g.names.length} instances`} ${names(g.names)} ${REASON_WORDS[g.reason]}`,
+    })),
+    ...revisionEvents(actions),
+  ];
+}
+
+/** One event per revision recorded or pruned (revision-history.ts). */
+function revisionEvents(actions: readonly Action[]): PlanEvent[] {
+  return actions.flatMap((action): PlanEvent[] => {
+    if (action.type === 'RecordRevision') {
+      const { metadata, revision } = action.revision;
+      const hash = metadata.labels?.[Labels.templateRevision] ?? '';
+      return [
+        {
+          type: 'Normal',
+          reason: E.RevisionRecorded,
+          message: `recorded revision ${revision} (${hash}) as ControllerRevision ${metadata.name}: set spec.pinnedRevision to it to roll the pool back to it`,
+        },
+      ];
+    }
+    if (action.type === 'DeleteRevision') {
+      return [
+        {
+          type: 'Normal',
+          reason: E.RevisionPruned,
+          message: `deleted ControllerRevision ${action.revisionName}: no instance runs it and it is beyond spec.revisionHistoryLimit`,
+        },
+      ];
+    }
+    return [];
+  });
 }
 
 export function startupFailureEvents(
@@ -112,6 +143,20 @@ const HEALTHY: Readonly<Record<string, string>> = {
 };
 
 /**
+ * RevisionPinned has no healthy status (pinned or not, both are fine): each change of its reason is
+ * an event, a Warning when the pinned revision is not found.
+ */
+function pinEvent(before: readonly Condition[] | undefined, c: Condition): PlanEvent | undefined {
+  const old = listOf<Condition>(before).find((o) => o.type === c.type);
+  if (old?.reason === c.reason) return undefined;
+  return {
+    type: c.reason === ConditionReasons.PinnedRevisionNotFound ? 'Warning' : 'Normal',
+    reason: c.reason,
+    message: `${c.type} is ${c.status}: ${c.message}`,
+  };
+}
+
+/**
  * One event per reported condition whose status changed (and per new reason of a True
  * ReplicaFailure: each kind of failed write is reported). A condition seen for the first time is
  * reported only when it is unhealthy (a new set does not need a row of events saying all is well).
@@ -129,6 +174,11 @@ export function conditionEvents(
 ): PlanEvent[] {
   const events: PlanEvent[] = [];
   for (const c of after) {
+    if (c.type === ConditionTypes.RevisionPinned) {
+      const pin = pinEvent(before, c);
+      if (pin) events.push(pin);
+      continue;
+    }
     const healthy = HEALTHY[c.type];
     if (healthy === undefined) continue;
     // `before` is the status as read back, which may hold anything (status-read.ts).

@@ -6,6 +6,7 @@
  */
 import {
   Defaults,
+  Labels,
   parseDuration,
   tryParseDuration,
   type ExporterSet,
@@ -33,6 +34,8 @@ import { isPaused } from './off-switch';
 import { currentRevision } from './revision';
 import { recycleRequestOf, type RecycleRequest } from './requested-recycle';
 import { scaleInOrderOf, type ScaleInOrder } from './scale-in-order';
+import { recordedRevisions, type RecordedRevision } from './revision-history';
+import { resolvePin, viewOf, type Pin } from './pinning';
 import { readStatus, type StatusCorrection } from './status-read';
 import { updatePolicyOf, type UpdatePolicy } from './update-strategy';
 import {
@@ -71,6 +74,16 @@ export interface World {
   readonly options: PlannerOptions;
   readonly spec: SpecValues;
   readonly revision?: string;
+  /** `spec.pinnedRevision` resolved (pinning.ts); when found, `set` and `cls` are the pinned view. */
+  readonly pin: Pin;
+  /** The set's recorded revisions (revision-history.ts). */
+  readonly revisions: readonly RecordedRevision[];
+  /** Whether the snapshot lists the recorded revisions (else none are recorded or pruned). */
+  readonly historyTracked: boolean;
+  /** The template's own revision, pinned or not. */
+  readonly templateRevision?: string;
+  /** Every revision an Exporter of the set carries. */
+  readonly inUse: ReadonlySet<string>;
   readonly inFlight: InFlightNames;
   /** The set's own instances: not detached, not being deleted. */
   readonly owned: readonly InstanceView[];
@@ -116,13 +129,35 @@ function demandOf(snapshot: PlannerSnapshot, labels: Readonly<Record<string, str
   return { ...found, pending: ownedDemand(found.pending, self, snapshot.peers) };
 }
 
+/** Every revision an Exporter of the set carries (detached and leaving ones included). */
+function revisionsInUse(snapshot: PlannerSnapshot): ReadonlySet<string> {
+  const found = new Set<string>();
+  for (const { exporter } of snapshot.instances) {
+    const revision = exporter.metadata?.labels?.[Labels.templateRevision];
+    if (revision) found.add(revision);
+  }
+  return found;
+}
+
 export function observe(snapshot: PlannerSnapshot): World {
   const { now } = snapshot;
   const read = readStatus(snapshot.set.status, now);
-  const set: ExporterSet = { ...snapshot.set, status: read.status };
-  const cls = snapshot.virtualTargetClass;
-  // Inputs too deep to hash (§3.19) keep the last revision: existing instances stay current.
-  const revision = cls ? (currentRevision(set, cls) ?? set.status?.templateRevision) : undefined;
+  const revisions = recordedRevisions(snapshot.set, snapshot.revisions ?? []);
+  const pin = resolvePin(snapshot.set, revisions);
+  const live: ExporterSet = { ...snapshot.set, status: read.status };
+  const liveClass = snapshot.virtualTargetClass;
+  // Pinned to a recorded revision: the set and class are seen as that revision recorded them.
+  const { set, cls } = viewOf(live, liveClass, pin);
+  const templateRevision = liveClass ? currentRevision(live, liveClass) : undefined;
+  // Inputs too deep to hash (§3.19), or a pin to no recorded revision, keep the last revision: existing
+  // instances stay current.
+  const revision = !cls
+    ? undefined
+    : pin.kind === 'found'
+      ? pin.revision.hash
+      : pin.kind === 'unknown'
+        ? (set.status?.templateRevision ?? templateRevision)
+        : (templateRevision ?? set.status?.templateRevision);
   const inFlight = inFlightNames(snapshot.inFlight);
   const options = resolveOptions(snapshot.options);
   const spec = specValues(set, cls);
@@ -154,6 +189,11 @@ export function observe(snapshot: PlannerSnapshot): World {
     options,
     spec,
     ...(revision !== undefined ? { revision } : {}),
+    pin,
+    revisions,
+    historyTracked: snapshot.revisions !== undefined,
+    ...(templateRevision !== undefined ? { templateRevision } : {}),
+    inUse: revisionsInUse(snapshot),
     inFlight,
     owned: views.filter((v) => v.state !== 'detached' && v.state !== 'deleting'),
     virtualCreates: creating.filter((c) => !known.has(c.name)),

@@ -23,6 +23,8 @@ export const WRITE_REASONS: Readonly<Record<ActionType, readonly string[]>> = {
   SyncConfigSecret: [R.FailedUpdateSecret, R.FailedRender, R.FailedCreateSecret],
   DeletePod: [R.FailedDeletePod, R.FailedTeardown],
   DeleteExporter: [R.FailedDelete, R.FailedTeardown],
+  RecordRevision: [R.FailedRecordRevision],
+  DeleteRevision: [R.FailedPruneRevision],
 };
 
 /** Each failure reason's write, in words. */
@@ -37,6 +39,8 @@ export const WRITE_WORDS: Readonly<Record<string, string>> = {
   [R.FailedDeletePod]: 'Pod delete',
   [R.FailedRealise]: 'realise',
   [R.FailedTeardown]: 'teardown',
+  [R.FailedRecordRevision]: 'revision record',
+  [R.FailedPruneRevision]: 'revision prune',
 };
 
 /** The writes a held-back instance (ceiling, burst, backoff, gate) still wants: its Exporter and Pod. */

@@ -7,13 +7,16 @@
  *
  * 1. observe (observe.ts): the spec with defaults, each instance classified (instances.ts), demand;
  * 2. gates (class-and-parameters.ts §3.13, startup-failures.ts §3.9): a set of another provisioner is
- *    left alone but for the instances this controller made (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing;
+ *    left alone but for the instances this controller made (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing,
+ *    nor does a pin to a revision never recorded (pin-not-found.ts);
  *    invalid parameters or spec create nothing, the startup backoff starts no Pod;
  * 3. members (members.ts): kept, leaving (leaving.ts) and recycled in place (recycle.ts §3.8);
  * 4. scale (scale.ts): §3.1–3.3 floor-buffer-demand.ts, §3.4–3.5 ceiling-burst.ts, §3.6 standby.ts,
  *    §3.7 scale-down.ts, §3.14 rollout.ts;
  * 5. names (names.ts §3.10);
- * 6. pods and configs (pods-and-configs.ts), our labels on adopted instances (adoption.ts §3.16);
+ * 6. pods and configs (pods-and-configs.ts), our labels on adopted instances (adoption.ts §3.16), the
+ *    revision history: the target revision recorded, unused ones pruned (revision-history.ts; a pinned
+ *    set is seen as its revision recorded it from step 1 on, pinning.ts);
  * 7. status (status.ts `finalizeStatus`), events and the next deadline (plan-result.ts §3.15), with
  *    the requested recycle's completion (requested-recycle.ts).
  *
@@ -36,9 +39,11 @@ import { observe, type World } from './observe';
 import { reasonsOf } from './outcome';
 import { finishPlan, type Plan } from './plan-result';
 import { planHandover } from './handover';
+import { planPinNotFound } from './pin-not-found';
 import { podsAndConfigs } from './pods-and-configs';
 import { replacePods } from './recycle';
 import { recycleReport, type RecycleReport } from './requested-recycle';
+import { revisionActions } from './revision-history';
 import { outdatedCount } from './rollout';
 import type { InstanceView } from './instances';
 import { decideScale, type PlannedRemoval, type ScaleDecision } from './scale';
@@ -63,6 +68,7 @@ export function plan(snapshot: PlannerSnapshot): Plan {
   if (switched !== undefined) return planHandover(world, switched);
   if (world.set.metadata?.deletionTimestamp !== undefined) return planDrain(world);
   if (world.cls === undefined) return planClassMissing(world);
+  if (world.pin.kind === 'unknown') return planPinNotFound(world, world.cls);
   return planPool(world, world.cls);
 }
 
@@ -92,6 +98,17 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     ...adoptionLabels(world, scaled.removed, sorted.leaving),
     ...replacePods(sorted.replacing, scaled.removed),
     ...leavingActions(world, sorted.leaving, scaled.removals, scaled.byName, scaled.kept),
+    ...revisionActions(world.historyTracked, {
+      set: world.set,
+      cls,
+      target: world.revision,
+      template: world.templateRevision,
+      pinned: world.pin.kind === 'found' ? world.pin.revision.hash : undefined,
+      recorded: world.revisions,
+      inUse: world.inUse,
+      creating: creates.length > 0,
+      createsInFlight: world.inFlightCreates > 0,
+    }),
   ];
   const failures = settleStartupFailures(startup, {
     backoffOver: startup.backoffUntil === undefined,

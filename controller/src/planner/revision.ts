@@ -9,6 +9,7 @@ import {
   templateRevision,
   type ExporterSet,
   type Images,
+  type RevisionInputs,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 
@@ -20,18 +21,23 @@ export function effectiveImages(set: ExporterSet, cls: VirtualTargetClass): Imag
   return { ...(exporter ? { exporter } : {}), ...(runtime ? { runtime } : {}) };
 }
 
+/** What instances of the set are built from, as the revision hash covers it (and a revision records it). */
+export function revisionInputs(set: ExporterSet, cls: VirtualTargetClass): RevisionInputs {
+  return {
+    template: set.spec?.template,
+    parameters: mergeParameters(cls.spec?.parameters, set.spec?.parameters),
+    images: effectiveImages(set, cls),
+    scheduling: cls.spec?.scheduling,
+  };
+}
+
 /**
  * Undefined when the inputs are nested too deep to merge or hash (§3.19): the spec checks report it and
  * create nothing, and no instance counts as outdated against a revision that cannot be computed.
  */
 export function currentRevision(set: ExporterSet, cls: VirtualTargetClass): string | undefined {
   try {
-    return templateRevision({
-      template: set.spec?.template,
-      parameters: mergeParameters(cls.spec?.parameters, set.spec?.parameters),
-      images: effectiveImages(set, cls),
-      scheduling: cls.spec?.scheduling,
-    });
+    return templateRevision(revisionInputs(set, cls));
   } catch (error) {
     if (error instanceof NestingTooDeepError) return undefined;
     throw error;

@@ -108,6 +108,8 @@ export interface ConditionInputs {
   readonly replicaFailure: ReplicaFailureInput;
   readonly parameters: ParametersInput;
   readonly offSwitch: OffSwitchInput;
+  /** RevisionPinned (pinning.ts); undefined while the set was never pinned. */
+  readonly pin?: ConditionInput;
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -357,6 +359,7 @@ export function setConditions(
     replicaFailure(previous, inputs.replicaFailure),
     parametersValid(inputs.parameters),
     ...offSwitchConditions(inputs.offSwitch),
+    ...(inputs.pin ? [inputs.pin] : []),
   ]) {
     conditions = setCondition(conditions, input, now, generation);
   }

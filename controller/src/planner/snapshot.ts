@@ -10,6 +10,7 @@
  *   go back in time.
  */
 import type {
+  ControllerRevision,
   Exporter,
   ExporterSet,
   Lease,
@@ -209,6 +210,12 @@ export interface PlannerSnapshot {
    * detached ones.
    */
   readonly instances: readonly InstanceSnapshot[];
+  /**
+   * The ControllerRevisions labelled with the set's name (its recorded revisions; the planner keeps
+   * those the set controls, revision-history.ts). Absent: the history is not tracked — nothing is
+   * recorded or pruned, and a pin finds no revision.
+   */
+  readonly revisions?: readonly ControllerRevision[];
   /** Every Jumpstarter Lease in the set's namespace; the planner filters them. */
   readonly leases: readonly Lease[];
   /**

@@ -27,6 +27,8 @@ import {
   type ScalingInput,
 } from './set-conditions';
 import type { SpecChecks } from './class-and-parameters';
+import { pinCondition } from './pinning';
+import { revisionStatus, type RevisionStatus } from './revision-history';
 import { toMillis, toTimestamp } from './snapshot';
 
 /** The counter fields of ExporterSetStatus. */
@@ -133,6 +135,8 @@ export interface StatusInputs {
   readonly creates: readonly CreateExporterAction[];
   /** The live Lease list failed: this pass deletes nothing (scale-down.ts `confirmDeletes`). */
   readonly deleteFailure?: DeleteFailure;
+  /** The recorded revisions the status names (revision-history.ts). */
+  readonly revisions?: RevisionStatus;
 }
 
 /** What a pass decided, as the status reports it. */
@@ -166,6 +170,13 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
     pendingLeases: world.demand.pending.length,
     persisted: facts.persisted,
     creates: facts.creates,
+    revisions: revisionStatus(world.historyTracked, world.set, {
+      target: world.revision,
+      pinned: world.pin.kind === 'found' ? world.pin.revision : undefined,
+      recorded: world.revisions,
+      inUse: world.inUse,
+      creating: facts.creates.length > 0,
+    }),
     conditions: {
       upstream: {
         counters,
@@ -211,6 +222,7 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
         provisionerName: world.provisioner.name,
       },
       offSwitch: { paused: spec.paused, maxReplicas: spec.maxReplicas },
+      pin: pinCondition(world.pin, world.set.status?.conditions, world.set.metadata?.name ?? ''),
     },
   };
 }
@@ -269,6 +281,8 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
     ...(persisted.lastCompletedRecycle !== undefined
       ? { lastCompletedRecycle: toTimestamp(persisted.lastCompletedRecycle) }
       : {}),
+    ...(inputs.revisions?.current !== undefined ? { currentRevision: inputs.revisions.current } : {}),
+    ...(inputs.revisions?.pinned !== undefined ? { pinnedRevision: inputs.revisions.pinned } : {}),
   };
 }
 

@@ -122,6 +122,17 @@ async function write(action: Action, clients: KubeClients, world: SetWorld): Pro
       }
       return unless(isNotFound, () => clients.exporters.delete(namespace, action.name, uid ? { uid } : {}));
     }
+    case 'RecordRevision':
+      // Named after its hash: AlreadyExists means this revision is recorded (and is never updated).
+      return unless(isAlreadyExists, () => clients.controllerRevisions.create(namespace, action.revision));
+    case 'DeleteRevision':
+      return unless(isNotFound, () =>
+        clients.controllerRevisions.delete(
+          namespace,
+          action.revisionName,
+          action.uid ? { uid: action.uid } : {},
+        ),
+      );
   }
 }
 

@@ -56,6 +56,11 @@ export function effectOf(action: Action): Effect | undefined {
     case 'RemoveFinalizer':
     case 'SyncConfigSecret':
       return undefined;
+    // Revisions are named after their hash: a record or delete the cache does not show yet is sent
+    // again and answered AlreadyExists or NotFound.
+    case 'RecordRevision':
+    case 'DeleteRevision':
+      return undefined;
   }
 }
 

@@ -79,6 +79,10 @@ export class ExecutionRecord {
       this.taken.push({ name: action.type === 'CreateExporter' ? action.name : '', owner: outcome.owner });
       return;
     }
+    // A revision found recorded (or gone) already: the pass that recorded (or pruned) it said so, and
+    // a cache behind it must not say so twice.
+    const revision = action.type === 'RecordRevision' || action.type === 'DeleteRevision';
+    if (revision && outcome.kind === 'done-already') return;
     const effect = effectOf(action);
     if (effect) this.expectations.expect(this.key, effect);
     this.applied.push(action);

@@ -3,7 +3,8 @@
  * plan's order (creates before disables and deletes; the writes of one group concurrently), and
  * reports what it applied (execution.ts). It decides nothing the planner decides; what is its own:
  *
- * - **Finalizer first**: nothing goes before the drain finalizer is on the set.
+ * - **Finalizer first**: nothing goes before the drain finalizer is on the set; then the revision the
+ *   pass's creates run is recorded (revision-history.ts).
  * - **Slow start** (SPEC §3.5, slow-start-batch.ts): Exporter creates go in batches sized by the set's
  *   window and stop at the first failed batch.
  * - **Overlap**: promotions and renders concern instances that exist already, so they are sent while the
@@ -42,7 +43,12 @@ export const WRITE_CONCURRENCY = 16;
 /** The groups sent while the create batches are in flight (they concern instances that exist already). */
 const ALONGSIDE_CREATES: ReadonlySet<ActionType> = new Set(['PromoteStandby', 'RenderInstance']);
 /** The groups sent before the others: the finalizer, then the creates with what overlaps them. */
-const FIRST: ReadonlySet<ActionType> = new Set(['AddFinalizer', 'CreateExporter', ...ALONGSIDE_CREATES]);
+const FIRST: ReadonlySet<ActionType> = new Set([
+  'AddFinalizer',
+  'RecordRevision',
+  'CreateExporter',
+  ...ALONGSIDE_CREATES,
+]);
 
 /**
  * Applies `plan`. `confirmDeletes`, when given, is called right before the Exporter deletes (and only
@@ -68,6 +74,10 @@ export async function execute(
   for (const action of groups.get('AddFinalizer') ?? []) {
     if ((await apply(action)).kind === 'failed') return record.result();
   }
+
+  // The revision new instances run is recorded before they are created (a failed record fails the
+  // pass, which is retried; the creates go on: the next pass records it, as an instance runs it).
+  for (const action of groups.get('RecordRevision') ?? []) await apply(action);
 
   const { maxBurst } = resolveOptions(snapshot.options);
   const burst = new Limiter(maxBurst);

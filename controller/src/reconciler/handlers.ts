@@ -11,9 +11,12 @@
  * - a Jumpstarter Lease: every set of its namespace it concerns (`leaseConcernsSet`: its selector
  *   selects the set's template labels, or it names one of the set's instances), and the set of the
  *   Exporter it names;
- * - a VirtualTargetClass: every set of its namespace that uses it.
+ * - a VirtualTargetClass: every set of its namespace that uses it;
+ * - a ControllerRevision: the set that controls it, else the set its label names (a recorded revision
+ *   deleted by hand is recorded again while an instance runs it).
  */
 import {
+  type ControllerRevision,
   type Exporter,
   type ExporterSet,
   type Lease,
@@ -39,6 +42,7 @@ export interface HandlerInformers {
   readonly leases: ResourceInformer<Lease>;
   readonly pods: ResourceInformer<WireObject>;
   readonly secrets: ResourceInformer<WireObject>;
+  readonly controllerRevisions: ResourceInformer<ControllerRevision>;
 }
 
 const EVENTS = ['add', 'update', 'delete'] as const;
@@ -132,5 +136,8 @@ export function registerHandlers(informers: HandlerInformers, enqueue: (key: str
     }
     informers.leases.on(event, (lease) => setsOfLease(lease, informers).forEach(enqueue));
     informers.virtualTargetClasses.on(event, (cls) => setsOfClass(cls, informers).forEach(enqueue));
+    informers.controllerRevisions.on(event, (revision) =>
+      setsOfExporter(revision as WireObject).forEach(enqueue),
+    );
   }
 }

@@ -160,7 +160,11 @@ export class Reconciler {
     ]);
     this.recordMetrics(ref, execution.applied, status);
     for (const action of execution.applied) {
-      if (action.type !== 'AddFinalizer' && action.type !== 'RemoveFinalizer')
+      if (action.type === 'RecordRevision' || action.type === 'DeleteRevision') {
+        const revision =
+          action.type === 'RecordRevision' ? action.revision.metadata.name : action.revisionName;
+        log.info({ revision, action: action.type }, 'applied');
+      } else if (action.type !== 'AddFinalizer' && action.type !== 'RemoveFinalizer')
         log.info({ exporter: action.name, action: action.type }, 'applied');
     }
     if (replicaFailure) log.warn({ failure: replicaFailure }, 'replica failure');

@@ -8,6 +8,7 @@
  * provisioner is not rendered at all: the planner leaves it alone.
  */
 import {
+  Labels,
   configSecretName,
   type Exporter,
   type ExporterSet,
@@ -19,6 +20,9 @@ import type { InformerName, WatchedObjects } from '../kube/informers';
 import {
   concernsSet,
   isOwnedBy,
+  recordedRevisions,
+  resolvePin,
+  viewOf,
   type InstanceSnapshot,
   type PlannerOptions,
   type PlannerSnapshot,
@@ -84,10 +88,15 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   const exporters = caches.exporters.list(namespace).filter((e) => concernsSet(e, set));
   const byName = new Map(exporters.map((e) => [e.metadata?.name ?? '', e]));
   deps.podWaits.keepOnly(key, new Set([...byName.keys()].filter((n) => !caches.pods.get(namespace, n))));
-  const renderer = new SetRenderer(key, set, cls, byName, deps);
+  // A set pinned to a recorded revision renders its instances from that revision's inputs (pinning.ts).
+  const revisions = caches.controllerRevisions
+    .list(namespace)
+    .filter((r) => r.metadata?.labels?.[Labels.exporterSetName] === name);
+  const view = viewOf(set, cls, resolvePin(set, recordedRevisions(set, revisions)));
+  const renderer = new SetRenderer(key, view.set, view.cls, byName, deps);
   // The provisioner before any render (SPEC §3.13): a set of another provisioner costs no render.
   const ours = cls !== undefined && cls.spec?.provisioner === deps.provisioner.name;
-  const desiredConfig = ours ? deps.renders.pass(key, cls, renderer) : undefined;
+  const desiredConfig = ours ? deps.renders.pass(key, view.cls ?? cls, renderer) : undefined;
   const now = deps.clock.now();
   const observations = deps.firstObserved?.pass(key, now, elapsedOf(deps.clock));
   const lifecycle =
@@ -131,6 +140,7 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     virtualTargetClass: cls,
     provisioner: deps.provisioner,
     instances: await Promise.all(exporters.map(instanceOf)),
+    revisions,
     leases: caches.leases.list(namespace),
     peers: caches.exporterSets
       .list(namespace)

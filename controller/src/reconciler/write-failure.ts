@@ -17,7 +17,9 @@ export type WriteFailureReason =
   | typeof R.FailedDeletePod
   | typeof R.FailedRender
   | typeof R.FailedRealise
-  | typeof R.FailedTeardown;
+  | typeof R.FailedTeardown
+  | typeof R.FailedRecordRevision
+  | typeof R.FailedPruneRevision;
 
 /** The reason of a failed action whose failing step did not name one. */
 export function writeReasonOf(type: ActionType): WriteFailureReason {

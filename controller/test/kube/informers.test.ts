@@ -366,7 +366,9 @@ describe('informers › handlers and stopping', () => {
     await informers.stop();
     await expect(synced).rejects.toThrow('informer stopped before its cache synced');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(cluster.counters.total({ identity: 'early-stop', verb: 'list' })).toBe(7);
+    // One list per informer: sets, classes, Exporters, Leases, Pods, Secrets, ExporterOperations,
+    // ControllerRevisions.
+    expect(cluster.counters.total({ identity: 'early-stop', verb: 'list' })).toBe(8);
     expect(cluster.counters.total({ identity: 'early-stop', verb: 'watch' })).toBe(0);
   });
 });

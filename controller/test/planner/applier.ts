@@ -36,6 +36,7 @@ export function applyPlan(snapshot: PlannerSnapshot, result: Plan): PlannerSnaps
   let instances = [...snapshot.instances];
   let set = result.status ? { ...snapshot.set, status: result.status } : snapshot.set;
   let gone = false;
+  let revisions = snapshot.revisions;
   const update = (name: string, change: (i: InstanceSnapshot) => InstanceSnapshot): void => {
     instances = instances.map((i) => (i.exporter.metadata?.name === name ? change(i) : i));
   };
@@ -118,9 +119,21 @@ export function applyPlan(snapshot: PlannerSnapshot, result: Plan): PlannerSnaps
       case 'DeleteExporter':
         instances = instances.filter((i) => i.exporter.metadata?.name !== action.name);
         break;
+      case 'RecordRevision':
+        revisions = [...(revisions ?? []), action.revision];
+        break;
+      case 'DeleteRevision':
+        revisions = (revisions ?? []).filter((r) => r.metadata.name !== action.revisionName);
+        break;
     }
   }
-  return { ...snapshot, set, instances, ...(gone ? { gone } : {}) };
+  return {
+    ...snapshot,
+    set,
+    instances,
+    ...(revisions !== undefined ? { revisions } : {}),
+    ...(gone ? { gone } : {}),
+  };
 }
 
 export interface Settled {

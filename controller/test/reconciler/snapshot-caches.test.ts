@@ -102,6 +102,7 @@ function world(classProvisioner: string) {
     virtualTargetClasses: cacheOf([classOf(classProvisioner)]),
     exporters: cacheOf(names.map(exporter)),
     leases: cacheOf([]),
+    controllerRevisions: cacheOf([]),
     pods: cacheOf(names.map((name) => ({ metadata: { name, namespace: NS }, status: { phase: 'Running' } }))),
     secrets: cacheOf([
       ...names.map((name) => ({

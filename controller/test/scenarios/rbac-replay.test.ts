@@ -2,7 +2,8 @@
  * RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
  * leader election, a warm pool (its first name taken by an Exporter it does not own), a Pod that lost its revision label (labelled again), a lease and its
  * recycle in place, a crashed Pod replaced, a rotated token re-synced, an ExporterOperation over the
- * set (child operations, its status, its deletion after its TTL), a scale-down, and the set's
+ * set (child operations, its status, its deletion after its TTL), a template change (its revision
+ * recorded, the old one pruned), a scale-down, and the set's
  * deletion — then every request the test cluster
  * recorded for the identity `controller` must be allowed by the installer's rules
  * (`CONTROLLER_RULES` + `LEADER_ELECTION_RULES`), and every verb those rules grant must have been
@@ -83,6 +84,7 @@ describe('RBAC replay', () => {
       minAvailableReplicas: 2,
       scaleDownCooldown: '1s',
       recycleStrategy: 'InPlaceReuse',
+      revisionHistoryLimit: 0,
     });
     await until('the pool', () => status()?.availableReplicas === 2);
 
@@ -159,6 +161,14 @@ describe('RBAC replay', () => {
       () =>
         cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'exporteroperations' }) >
           0 && cluster.store.list(operations, NS).items.length === 0,
+    // A template change: its revision is recorded, and the old one, once no instance runs it, pruned.
+    patchSetSpec(cluster, 'rbac', {
+      template: { metadata: { labels: { ...TEMPLATE_LABELS, firmware: 'v2' } }, spec: { drivers: [] } },
+    });
+    await until(
+      'the old revision pruned',
+      () =>
+        cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'controllerrevisions' }) > 0,
       30_000,
     );
 

@@ -50,7 +50,10 @@ export type InvariantName =
   | 'lease-double-boot'
   /** clock-invariants.ts */
   | 'unbounded-creates'
-  | 'timer-cap';
+  | 'timer-cap'
+  /** revision-invariants.ts */
+  | 'revision-modified'
+  | 'revision-in-use-pruned';
 
 export interface Violation {
   readonly invariant:

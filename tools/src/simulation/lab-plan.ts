@@ -26,6 +26,8 @@ export interface SetPlan {
   /** Cluster seconds. */
   readonly cooldownSeconds: number;
   readonly recycleStrategy: 'ExitAndReplace' | 'InPlaceReuse';
+  /** Recorded revisions kept that no instance runs; undefined: the default (10). */
+  readonly revisionHistoryLimit?: number;
   /**
    * One of the overlapping pair: no floor or warm buffer, its own class (never edited, so nothing but
    * leases and failures boots a VM in it), and template labels that leases of `pool: shared` select.
@@ -65,6 +67,16 @@ export type LabOperation =
   | { readonly kind: 'tamper-status'; readonly set: string; readonly pick: number }
   /** A lease selecting both overlapping sets (`SHARED_LABEL`). */
   | { readonly kind: 'shared-lease'; readonly durationSeconds: number }
+  /**
+   * Pins the set (`spec.pinnedRevision`, issue 16): to one of its recorded revisions (at `pick` ×
+   * their number, by name or by hash), to a name no revision has, or unpins it.
+   */
+  | {
+      readonly kind: 'pin';
+      readonly set: string;
+      readonly target: 'recorded' | 'unknown' | 'none';
+      readonly pick: number;
+    }
   /** Sets `spec.paused` (SPEC §3.20). */
   | { readonly kind: 'pause'; readonly set: string; readonly paused: boolean }
   /** Jumpstarter's Lease CRD is applied (and Jumpstarter starts): the seed began without it. */
@@ -210,6 +222,8 @@ function planSet(random: Random, index: number, classes: readonly ClassPlan[]): 
     maxReplicas: random.chance(0.2) ? 0 : floor + random.int(1, 4),
     cooldownSeconds: random.int(2, 20),
     recycleStrategy: random.chance(0.4) ? 'InPlaceReuse' : 'ExitAndReplace',
+    // No draw of its own (the seeds' other draws stay as they were): 0, 1, 2 or the default.
+    ...(index % 4 < 3 ? { revisionHistoryLimit: index % 4 } : {}),
   };
 }
 
@@ -240,6 +254,11 @@ function planOperation(
     return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
   if (extra >= 0.2 && extra < 0.27)
     return { kind: 'pool-ops', set: random.pick(sets).name, change: poolOps(random) };
+  if (extra >= 0.27 && extra < 0.32) {
+    const choice = random.next();
+    const target = choice < 0.6 ? 'recorded' : choice < 0.85 ? 'none' : 'unknown';
+    return { kind: 'pin', set: random.pick(sets).name, target, pick: random.next() };
+  }
   const set = random.pick(plain);
   const roll = random.next();
   if (roll < 0.35) return { kind: 'lease', set: set.name, durationSeconds: random.int(3, 40) };

@@ -32,6 +32,7 @@ import {
 } from 'virtual-exporters-test-cluster';
 import { unmet } from './convergence';
 import { startClockMonitor } from './clock-invariants';
+import { startRevisionMonitor } from './revision-invariants';
 import { startInvariantMonitor, type Violation } from './invariants';
 import { tamperPatch } from './status-tamper';
 import { planLab, SHARED_LABEL, type LabOperation, type LabPlan, type LabPlanOptions } from './lab-plan';
@@ -135,6 +136,7 @@ function seedObjects(cluster: TestCluster, plan: LabPlan): void {
         maxReplicas: s.maxReplicas,
         scaleDownCooldown: `${s.cooldownSeconds}s`,
         recycleStrategy: s.recycleStrategy,
+        ...(s.revisionHistoryLimit !== undefined ? { revisionHistoryLimit: s.revisionHistoryLimit } : {}),
         selector: { matchLabels: { board: s.name } },
         template: {
           metadata: { labels: { board: s.name, ...(s.overlap ? SHARED_LABEL : {}) } },
@@ -190,6 +192,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     namespace: SIM_NAMESPACE,
     overlapSets: plan.sets.filter((s) => s.overlap).map((s) => s.name),
   });
+  const revisionMonitor = startRevisionMonitor(cluster, SIM_NAMESPACE);
   const clockMonitor = startClockMonitor(cluster, {
     namespace: SIM_NAMESPACE,
     controllerClock: cluster.clocks.controller,
@@ -294,13 +297,21 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       ? jumpstarter.leases.list(SIM_NAMESPACE).filter((l) => l.status?.ended !== true && !l.spec?.release)
       : [];
 
+  /** Sets pinned to a name no revision has: unpinned for the calm phase (they touch no instance). */
+  const unknownPins = new Set<string>();
+  /** Sets pinned to one of their recorded revisions. */
+  const recordedPins = new Set<string>();
+
   /**
    * §3.19: each set of a class left with deep parameters reports them (ParametersValid=False naming the
    * limit) within the convergence bound of cluster time once faults stop (a pass may first wait out its
    * key's retry backoff) — a pass that overflowed its stack never would.
    */
   const checkDeepInputReported = async () => {
-    const sets = plan.sets.filter((s) => deepClasses.has(s.className) && !deletedSets.has(s.name));
+    // A set pinned to a recorded revision builds from that revision's parameters, not its class's.
+    const sets = plan.sets.filter(
+      (s) => deepClasses.has(s.className) && !deletedSets.has(s.name) && !recordedPins.has(s.name),
+    );
     const reported = (name: string) => {
       const set = cluster.store.get(setsRt, SIM_NAMESPACE, name) as { status?: { conditions?: Condition[] } };
       const condition = set.status?.conditions?.find((c) => c.type === 'ParametersValid');
@@ -316,6 +327,24 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         message: `sets whose class has parameters nested past the limit do not report it: ${silent.join(', ')}`,
       });
     }
+  };
+
+  const revisionsRt = cluster.registry.get('apps', 'v1', 'controllerrevisions')!;
+  /** The value a pin operation writes: a recorded revision's name or hash, a name none has, or null. */
+  const pinValue = (op: Extract<LabOperation, { kind: 'pin' }>): string | null | undefined => {
+    if (op.target === 'none') return null;
+    if (op.target === 'unknown') return `${op.set}-0000000000`;
+    const recorded = (
+      cluster.store.list(revisionsRt, SIM_NAMESPACE).items as {
+        metadata: { name?: string; labels?: Record<string, string> };
+      }[]
+    ).filter((r) => r.metadata.labels?.[Labels.exporterSetName] === op.set);
+    if (recorded.length === 0) return undefined;
+    const chosen = recorded[Math.min(recorded.length - 1, Math.floor(op.pick * recorded.length))];
+    // By name or by hash, both ways a pin may name a revision.
+    return op.pick * recorded.length - Math.floor(op.pick * recorded.length) < 0.5
+      ? chosen.metadata.name
+      : chosen.metadata.labels?.[Labels.templateRevision];
   };
 
   const apply = async (op: LabOperation): Promise<void> => {
@@ -360,6 +389,18 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
               : change.value;
         cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { spec: { [change.field]: value } });
         countFault(`poolOps.${change.field}`, 1);
+        return;
+      }
+      case 'pin': {
+        if (deletedSets.has(op.set)) return;
+        const pin = pinValue(op);
+        if (pin === undefined) return;
+        cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { spec: { pinnedRevision: pin } });
+        if (op.target === 'unknown') unknownPins.add(op.set);
+        else unknownPins.delete(op.set);
+        if (op.target === 'recorded') recordedPins.add(op.set);
+        else recordedPins.delete(op.set);
+        countFault(op.target === 'recorded' ? 'pin' : op.target === 'unknown' ? 'pinUnknown' : 'unpin', 1);
         return;
       }
       case 'lease-crd-appears': {
@@ -551,7 +592,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     for (const s of plan.sets.filter((s) => !deletedSets.has(s.name))) {
       // Back to Proactive: the convergence check wants no outdated idle instance left.
       cluster.store.patch(setsRt, SIM_NAMESPACE, s.name, 'merge', {
-        spec: { paused: false, updateStrategy: null },
+        // A pin to a recorded revision stays: the pool must converge on it as on a template.
+        spec: {
+          paused: false,
+          updateStrategy: null,
+          ...(unknownPins.has(s.name) ? { pinnedRevision: null } : {}),
+        },
       });
     }
     for (const l of active()) leasesOf().release(SIM_NAMESPACE, l.metadata.name!);
@@ -613,8 +659,14 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     await stopController();
     monitor.stop();
     clockMonitor.stop();
+    revisionMonitor.stop();
     if (timeline) {
-      const all = [...monitor.violations, ...clockMonitor.violations, ...violations];
+      const all = [
+        ...monitor.violations,
+        ...clockMonitor.violations,
+        ...revisionMonitor.violations,
+        ...violations,
+      ];
       for (const v of all) traced.push(`${timeline.stampOf(v.at)} VIOLATION [${v.invariant}] ${v.message}\n`);
       timeline.stop();
       const file =
@@ -631,7 +683,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   }
   return {
     seed,
-    violations: [...monitor.violations, ...clockMonitor.violations, ...violations],
+    violations: [
+      ...monitor.violations,
+      ...clockMonitor.violations,
+      ...revisionMonitor.violations,
+      ...violations,
+    ],
     operations: { applied, refused },
     faults: faultHits,
     restarts,

@@ -59,6 +59,7 @@ describe('simulation › lab plan', () => {
         'never-ready',
         'pause',
         'pool-ops',
+        'pin',
         'release',
         'resize',
         'restart-controller',
