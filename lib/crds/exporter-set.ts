@@ -218,6 +218,7 @@ const specSchema: JSONSchemaProps = object(
     ),
     recycleRequestedAt: dateTime(
       "Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template. It acts when the controller sees it (a time in the future only moves the line); instances the controller creates meanwhile are annotated as made for it and never recycled for it. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.",
+    ),
     pinnedRevision: str(
       `A recorded revision of the set (the name of one of its ControllerRevisions, or its revision hash, as status.currentRevision and the instances' exporterset.jumpstarter.dev/template-revision label show) that new instances are built from instead of the template: instances of other revisions are replaced as in a template rollout (leased ones after their lease). Remove it to return to the template. A name no recorded revision has sets RevisionPinned=False and changes no instance. At most ${Bounds.pinnedRevision} characters.`,
       {

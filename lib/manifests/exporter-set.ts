@@ -71,6 +71,7 @@ export interface ExporterSetOptions {
    * (written as RFC 3339 in UTC). Upstream's controller ignores it. @default none
    */
   readonly recycleRequestedAt?: string | Date;
+  /**
    * How many recorded revisions (ControllerRevisions) no instance runs are kept for a rollback by
    * `pinnedRevision`; revisions in use, the template's and the pinned one are kept besides. @default 10
    */

@@ -256,6 +256,7 @@ export function createInformers(
   const exporterOperations = make<ExporterOperation>(
     'exporterOperations',
     customSource(clients.exporterOperations),
+  );
   const controllerRevisions = make<ControllerRevision>(
     'controllerRevisions',
     customSource(clients.controllerRevisions),

@@ -161,6 +161,9 @@ describe('RBAC replay', () => {
       () =>
         cluster.counters.total({ identity: CONTROLLER, verb: 'delete', resource: 'exporteroperations' }) >
           0 && cluster.store.list(operations, NS).items.length === 0,
+      30_000,
+    );
+
     // A template change: its revision is recorded, and the old one, once no instance runs it, pruned.
     patchSetSpec(cluster, 'rbac', {
       template: { metadata: { labels: { ...TEMPLATE_LABELS, firmware: 'v2' } }, spec: { drivers: [] } },
