@@ -4,6 +4,251 @@ import { Construct } from 'constructs';
 
 
 /**
+ * A one-off operation (Recycle, Disable, Enable, Drain) on one instance of an ExporterSet or on the instances a selector picks; it never takes a leased instance away.
+ *
+ * @schema ExporterOperation
+ */
+export class ExporterOperation extends ApiObject {
+  /**
+   * Returns the apiVersion and kind for "ExporterOperation"
+   */
+  public static readonly GVK: GroupVersionKind = {
+    apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
+    kind: 'ExporterOperation',
+  }
+
+  /**
+   * Renders a Kubernetes manifest for "ExporterOperation".
+   *
+   * This can be used to inline resource manifests inside other objects (e.g. as templates).
+   *
+   * @param props initialization props
+   */
+  public static manifest(props: ExporterOperationProps = {}): any {
+    return {
+      ...ExporterOperation.GVK,
+      ...toJson_ExporterOperationProps(props),
+    };
+  }
+
+  /**
+   * Defines a "ExporterOperation" API object
+   * @param scope the scope in which to define this object
+   * @param id a scope-local name for the object
+   * @param props initialization props
+   */
+  public constructor(scope: Construct, id: string, props: ExporterOperationProps = {}) {
+    super(scope, id, {
+      ...ExporterOperation.GVK,
+      ...props,
+    });
+  }
+
+  /**
+   * Renders the object to Kubernetes JSON.
+   */
+  public override toJson(): any {
+    const resolved = super.toJson();
+
+    return {
+      ...ExporterOperation.GVK,
+      ...toJson_ExporterOperationProps(resolved),
+    };
+  }
+}
+
+/**
+ * A one-off operation (Recycle, Disable, Enable, Drain) on one instance of an ExporterSet or on the instances a selector picks; it never takes a leased instance away.
+ *
+ * @schema ExporterOperation
+ */
+export interface ExporterOperationProps {
+  /**
+   * @schema ExporterOperation#metadata
+   */
+  readonly metadata?: ApiObjectMetadata;
+
+  /**
+   * What to do and to which instances: one Exporter by name, or the instances of a set a selector picks. Immutable.
+   *
+   * @schema ExporterOperation#spec
+   */
+  readonly spec?: ExporterOperationSpec;
+}
+
+/**
+ * Converts an object of type 'ExporterOperationProps' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationProps(obj: ExporterOperationProps | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'metadata': obj.metadata,
+    'spec': toJson_ExporterOperationSpec(obj.spec),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * What to do and to which instances: one Exporter by name, or the instances of a set a selector picks. Immutable.
+ *
+ * @schema ExporterOperationSpec
+ */
+export interface ExporterOperationSpec {
+  /**
+   * Seconds from the start of the operation after which it fails (DeadlineExceeded) if it has not finished, for example because an instance stayed leased. Unset: no deadline.
+   *
+   * @schema ExporterOperationSpec#activeDeadlineSeconds
+   */
+  readonly activeDeadlineSeconds?: number;
+
+  /**
+   * The one Exporter to operate on; it must be an instance of an ExporterSet. Exclusive with exporterSetName.
+   *
+   * @schema ExporterOperationSpec#exporterName
+   */
+  readonly exporterName?: string;
+
+  /**
+   * The ExporterSet whose instances the selector picks; the operation creates one child operation per instance. Exclusive with exporterName.
+   *
+   * @schema ExporterOperationSpec#exporterSetName
+   */
+  readonly exporterSetName?: string;
+
+  /**
+   * Recycle (the set replaces the instance, warm buffer kept), Disable (spec.enabled=false, kept in the set), Enable (undoes Disable), Drain (the instance leaves the set, which refills by its rules), or a provisioner-specific <provisioner-domain>/<Name>, which fails as UnsupportedOperation when the controller does not know it. Every operation waits for a lease on the instance to end; none takes a leased instance away.
+   *
+   * @schema ExporterOperationSpec#operation
+   */
+  readonly operation: string;
+
+  /**
+   * Settings of the operation, for provisioner-specific operations. At most 32 entries, values of up to 1024 characters.
+   *
+   * @schema ExporterOperationSpec#parameters
+   */
+  readonly parameters?: { [key: string]: string };
+
+  /**
+   * With exporterSetName: the labels of the instances to operate on. Unset or empty: every instance of the set.
+   *
+   * @schema ExporterOperationSpec#selector
+   */
+  readonly selector?: ExporterOperationSpecSelector;
+
+  /**
+   * Seconds after the operation finished (Complete or Failed) after which the controller deletes it, with its child operations. Unset: kept.
+   *
+   * @schema ExporterOperationSpec#ttlSecondsAfterFinished
+   */
+  readonly ttlSecondsAfterFinished?: number;
+}
+
+/**
+ * Converts an object of type 'ExporterOperationSpec' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationSpec(obj: ExporterOperationSpec | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'activeDeadlineSeconds': obj.activeDeadlineSeconds,
+    'exporterName': obj.exporterName,
+    'exporterSetName': obj.exporterSetName,
+    'operation': obj.operation,
+    'parameters': ((obj.parameters) === undefined) ? undefined : (Object.entries(obj.parameters).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+    'selector': toJson_ExporterOperationSpecSelector(obj.selector),
+    'ttlSecondsAfterFinished': obj.ttlSecondsAfterFinished,
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * With exporterSetName: the labels of the instances to operate on. Unset or empty: every instance of the set.
+ *
+ * @schema ExporterOperationSpecSelector
+ */
+export interface ExporterOperationSpecSelector {
+  /**
+   * Label requirements that must all hold. At most 32 requirements.
+   *
+   * @schema ExporterOperationSpecSelector#matchExpressions
+   */
+  readonly matchExpressions?: ExporterOperationSpecSelectorMatchExpressions[];
+
+  /**
+   * Labels that must all be present with exactly these values; each entry is short for an In requirement with one value. At most 64 entries, values of up to 63 characters.
+   *
+   * @schema ExporterOperationSpecSelector#matchLabels
+   */
+  readonly matchLabels?: { [key: string]: string };
+}
+
+/**
+ * Converts an object of type 'ExporterOperationSpecSelector' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationSpecSelector(obj: ExporterOperationSpecSelector | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'matchExpressions': obj.matchExpressions?.map(y => toJson_ExporterOperationSpecSelectorMatchExpressions(y)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * One requirement: a label key, an operator and (for In and NotIn) the values it relates the key to.
+ *
+ * @schema ExporterOperationSpecSelectorMatchExpressions
+ */
+export interface ExporterOperationSpecSelectorMatchExpressions {
+  /**
+   * The label key the requirement applies to. At most 317 characters.
+   *
+   * @schema ExporterOperationSpecSelectorMatchExpressions#key
+   */
+  readonly key: string;
+
+  /**
+   * How the key relates to the values: In, NotIn, Exists or DoesNotExist.
+   *
+   * @schema ExporterOperationSpecSelectorMatchExpressions#operator
+   */
+  readonly operator: string;
+
+  /**
+   * The values for In and NotIn (must be non-empty); must be empty for Exists and DoesNotExist. At most 64 values of up to 63 characters.
+   *
+   * @schema ExporterOperationSpecSelectorMatchExpressions#values
+   */
+  readonly values?: string[];
+}
+
+/**
+ * Converts an object of type 'ExporterOperationSpecSelectorMatchExpressions' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterOperationSpecSelectorMatchExpressions(obj: ExporterOperationSpecSelectorMatchExpressions | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'key': obj.key,
+    'operator': obj.operator,
+    'values': obj.values?.map(y => y),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+
+/**
  * A pool of virtual exporters: keeps a warm buffer of instances of a VirtualTargetClass and scales with lease demand.
  *
  * @schema ExporterSet
@@ -140,6 +385,13 @@ export interface ExporterSetSpec {
   readonly paused?: boolean;
 
   /**
+   * Ours (ignored by upstream's controller): an RFC 3339 time. Every instance created before it (by the API server's clock) is replaced once, as if its template had changed: under updateStrategy, the warm buffer kept, leased instances after their lease. Set it to now to refresh images or firmware without changing the template. It acts when the controller sees it (a time in the future only moves the line); instances the controller creates meanwhile are annotated as made for it and never recycled for it. The RecycleCompleted event and status.lastCompletedRecycle report when no such instance is left.
+   *
+   * @schema ExporterSetSpec#recycleRequestedAt
+   */
+  readonly recycleRequestedAt?: Date;
+
+  /**
    * A recorded revision of the set (the name of one of its ControllerRevisions, or its revision hash, as status.currentRevision and the instances' exporterset.jumpstarter.dev/template-revision label show) that new instances are built from instead of the template: instances of other revisions are replaced as in a template rollout (leased ones after their lease). Remove it to return to the template. A name no recorded revision has sets RevisionPinned=False and changes no instance. At most 253 characters.
    *
    * @schema ExporterSetSpec#pinnedRevision
@@ -152,6 +404,13 @@ export interface ExporterSetSpec {
    * @schema ExporterSetSpec#recycleStrategy
    */
   readonly recycleStrategy?: ExporterSetSpecRecycleStrategy;
+
+  /**
+   * Ours (ignored by upstream's controller): which idle instances go first when the pool shrinks. Leased instances never go, outdated ones go before current ones, and standbys and never-ready instances (then offline ones) before ready ones whatever the policy; within that, instances matching an earlier selector go first, and the base policy orders the rest.
+   *
+   * @schema ExporterSetSpec#scaleInStrategy
+   */
+  readonly scaleInStrategy?: ExporterSetSpecScaleInStrategy;
 
   /**
    * How many recorded revisions (ControllerRevisions owned by the set, absent means 10) that no instance runs are kept for a rollback by spec.pinnedRevision; older ones are deleted. Revisions an instance runs, the template's and the pinned one are always kept.
@@ -182,6 +441,13 @@ export interface ExporterSetSpec {
   readonly template: ExporterSetSpecTemplate;
 
   /**
+   * Ours (ignored by upstream's controller): how instances built from an older template revision, or created before recycleRequestedAt, are replaced.
+   *
+   * @schema ExporterSetSpec#updateStrategy
+   */
+  readonly updateStrategy?: ExporterSetSpecUpdateStrategy;
+
+  /**
    * Name of the VirtualTargetClass, in the same namespace, that provisions instances.
    *
    * @schema ExporterSetSpec#virtualTargetClassName
@@ -202,12 +468,15 @@ export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record
     'minReplicas': obj.minReplicas,
     'parameters': obj.parameters,
     'paused': obj.paused,
+    'recycleRequestedAt': obj.recycleRequestedAt?.toISOString(),
     'pinnedRevision': obj.pinnedRevision,
     'recycleStrategy': obj.recycleStrategy,
+    'scaleInStrategy': toJson_ExporterSetSpecScaleInStrategy(obj.scaleInStrategy),
     'revisionHistoryLimit': obj.revisionHistoryLimit,
     'scaleDownCooldown': obj.scaleDownCooldown,
     'selector': toJson_ExporterSetSpecSelector(obj.selector),
     'template': toJson_ExporterSetSpecTemplate(obj.template),
+    'updateStrategy': toJson_ExporterSetSpecUpdateStrategy(obj.updateStrategy),
     'virtualTargetClassName': obj.virtualTargetClassName,
   };
   // filter undefined values
@@ -262,6 +531,42 @@ export enum ExporterSetSpecRecycleStrategy {
   /** InPlaceReuse */
   IN_PLACE_REUSE = "InPlaceReuse",
 }
+
+/**
+ * Ours (ignored by upstream's controller): which idle instances go first when the pool shrinks. Leased instances never go, outdated ones go before current ones, and standbys and never-ready instances (then offline ones) before ready ones whatever the policy; within that, instances matching an earlier selector go first, and the base policy orders the rest.
+ *
+ * @schema ExporterSetSpecScaleInStrategy
+ */
+export interface ExporterSetSpecScaleInStrategy {
+  /**
+   * Order of the instances no selector sets apart: Newest (the default: the last created go first), Oldest, or Random (a fixed order derived from the set's uid and instance names, the same in every controller replica).
+   *
+   * @schema ExporterSetSpecScaleInStrategy#basePolicy
+   */
+  readonly basePolicy?: ExporterSetSpecScaleInStrategyBasePolicy;
+
+  /**
+   * Label selectors in priority order: idle instances matching the first go before those matching the second, and so on. At most 8 selectors.
+   *
+   * @schema ExporterSetSpecScaleInStrategy#selectors
+   */
+  readonly selectors?: ExporterSetSpecScaleInStrategySelectors[];
+}
+
+/**
+ * Converts an object of type 'ExporterSetSpecScaleInStrategy' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterSetSpecScaleInStrategy(obj: ExporterSetSpecScaleInStrategy | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'basePolicy': obj.basePolicy,
+    'selectors': obj.selectors?.map(y => toJson_ExporterSetSpecScaleInStrategySelectors(y)),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
  * Selects the set's instances by label; it must select the template's labels.
@@ -336,6 +641,50 @@ export function toJson_ExporterSetSpecTemplate(obj: ExporterSetSpecTemplate | un
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
+ * Ours (ignored by upstream's controller): how instances built from an older template revision, or created before recycleRequestedAt, are replaced.
+ *
+ * @schema ExporterSetSpecUpdateStrategy
+ */
+export interface ExporterSetSpecUpdateStrategy {
+  /**
+   * Proactive only: replacements started ahead of the outdated instances they replace, as a count or a percentage of the pool (rounded up). Absent: the controller's --rollout-surge-percent (25%), at least 1.
+   *
+   * @schema ExporterSetSpecUpdateStrategy#maxSurge
+   */
+  readonly maxSurge?: any;
+
+  /**
+   * Proactive only: outdated instances the rules still need that may leave before their replacements are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool (rounded down). Absent: 1. The warm buffer may drop by this much during a rollout; with 0 at maxReplicas the rollout waits (when both round to 0 in a small pool, 1 is used).
+   *
+   * @schema ExporterSetSpecUpdateStrategy#maxUnavailable
+   */
+  readonly maxUnavailable?: any;
+
+  /**
+   * Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (with InPlaceReuse it leaves instead of serving again). Unmanaged: never replaced for being outdated.
+   *
+   * @schema ExporterSetSpecUpdateStrategy#type
+   */
+  readonly type?: ExporterSetSpecUpdateStrategyType;
+}
+
+/**
+ * Converts an object of type 'ExporterSetSpecUpdateStrategy' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterSetSpecUpdateStrategy(obj: ExporterSetSpecUpdateStrategy | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'maxSurge': obj.maxSurge,
+    'maxUnavailable': obj.maxUnavailable,
+    'type': obj.type,
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
  * Image of the exporter container that runs `jmp run` in every instance.
  *
  * @schema ExporterSetSpecImagesExporter
@@ -401,6 +750,56 @@ export function toJson_ExporterSetSpecImagesRuntime(obj: ExporterSetSpecImagesRu
   const result = {
     'image': obj.image,
     'imagePullPolicy': obj.imagePullPolicy,
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * Order of the instances no selector sets apart: Newest (the default: the last created go first), Oldest, or Random (a fixed order derived from the set's uid and instance names, the same in every controller replica).
+ *
+ * @schema ExporterSetSpecScaleInStrategyBasePolicy
+ */
+export enum ExporterSetSpecScaleInStrategyBasePolicy {
+  /** Oldest */
+  OLDEST = "Oldest",
+  /** Newest */
+  NEWEST = "Newest",
+  /** Random */
+  RANDOM = "Random",
+}
+
+/**
+ * Instances whose labels this selects go before those matching later selectors or none.
+ *
+ * @schema ExporterSetSpecScaleInStrategySelectors
+ */
+export interface ExporterSetSpecScaleInStrategySelectors {
+  /**
+   * Label requirements that must all hold. At most 32 requirements.
+   *
+   * @schema ExporterSetSpecScaleInStrategySelectors#matchExpressions
+   */
+  readonly matchExpressions?: ExporterSetSpecScaleInStrategySelectorsMatchExpressions[];
+
+  /**
+   * Labels that must all be present with exactly these values; each entry is short for an In requirement with one value. At most 64 entries, values of up to 63 characters.
+   *
+   * @schema ExporterSetSpecScaleInStrategySelectors#matchLabels
+   */
+  readonly matchLabels?: { [key: string]: string };
+}
+
+/**
+ * Converts an object of type 'ExporterSetSpecScaleInStrategySelectors' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterSetSpecScaleInStrategySelectors(obj: ExporterSetSpecScaleInStrategySelectors | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'matchExpressions': obj.matchExpressions?.map(y => toJson_ExporterSetSpecScaleInStrategySelectorsMatchExpressions(y)),
+    'matchLabels': ((obj.matchLabels) === undefined) ? undefined : (Object.entries(obj.matchLabels).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {})),
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -516,6 +915,20 @@ export function toJson_ExporterSetSpecTemplateSpec(obj: ExporterSetSpecTemplateS
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
+ * Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (with InPlaceReuse it leaves instead of serving again). Unmanaged: never replaced for being outdated.
+ *
+ * @schema ExporterSetSpecUpdateStrategyType
+ */
+export enum ExporterSetSpecUpdateStrategyType {
+  /** Proactive */
+  PROACTIVE = "Proactive",
+  /** Opportunistic */
+  OPPORTUNISTIC = "Opportunistic",
+  /** Unmanaged */
+  UNMANAGED = "Unmanaged",
+}
+
+/**
  * When the kubelet pulls the image: Always, Never or IfNotPresent.
  *
  * @schema ExporterSetSpecImagesExporterImagePullPolicy
@@ -542,6 +955,50 @@ export enum ExporterSetSpecImagesRuntimeImagePullPolicy {
   /** IfNotPresent */
   IF_NOT_PRESENT = "IfNotPresent",
 }
+
+/**
+ * One requirement: a label key, an operator and (for In and NotIn) the values it relates the key to.
+ *
+ * @schema ExporterSetSpecScaleInStrategySelectorsMatchExpressions
+ */
+export interface ExporterSetSpecScaleInStrategySelectorsMatchExpressions {
+  /**
+   * The label key the requirement applies to. At most 317 characters.
+   *
+   * @schema ExporterSetSpecScaleInStrategySelectorsMatchExpressions#key
+   */
+  readonly key: string;
+
+  /**
+   * How the key relates to the values: In, NotIn, Exists or DoesNotExist.
+   *
+   * @schema ExporterSetSpecScaleInStrategySelectorsMatchExpressions#operator
+   */
+  readonly operator: string;
+
+  /**
+   * The values for In and NotIn (must be non-empty); must be empty for Exists and DoesNotExist. At most 64 values of up to 63 characters.
+   *
+   * @schema ExporterSetSpecScaleInStrategySelectorsMatchExpressions#values
+   */
+  readonly values?: string[];
+}
+
+/**
+ * Converts an object of type 'ExporterSetSpecScaleInStrategySelectorsMatchExpressions' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterSetSpecScaleInStrategySelectorsMatchExpressions(obj: ExporterSetSpecScaleInStrategySelectorsMatchExpressions | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'key': obj.key,
+    'operator': obj.operator,
+    'values': obj.values?.map(y => y),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
  * One driver of every instance's exporter: exactly one of type or ref, and a name (derived from the package when omitted).

@@ -6,10 +6,9 @@
  */
 import { CoordinationV1Api, CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type {
-  Exporter,
-  ExporterOperation,
   ControllerRevision,
   Exporter,
+  ExporterOperation,
   ExporterSet,
   Lease,
   VirtualTargetClass,
