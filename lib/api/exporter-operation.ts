@@ -93,7 +93,7 @@ export const OperationConditionTypes = {
 
 /** Reasons of the operation's state, of its per-instance results and of its conditions. */
 export const OperationReasons = {
-  /** Pending: not worked on yet. */
+  /** Pending: an instance's child operation was just created and has not been worked on yet. */
   Created: 'Created',
   /** InProgress: a targeted instance is leased; the operation acts after the lease ends. */
   WaitingForLease: 'WaitingForLease',

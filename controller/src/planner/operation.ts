@@ -405,7 +405,13 @@ function decideSelector(s: OperationSnapshot, setName: string, start: number): O
         reason: E.ChildCreated,
         message: `created ExporterOperation ${childName} for instance ${t.exporterName}`,
       });
-      return { ...t, operationName: childName, state: 'Pending', reason: R.Created, message: 'created' };
+      return {
+        ...t,
+        operationName: childName,
+        state: 'Pending',
+        reason: R.Created,
+        message: `child operation ${childName} created`,
+      };
     }
     const cs = child.status;
     return {

@@ -523,7 +523,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
 
   /**
    * The operator undoes what Disable operations did: once every Disable has finished (each has a
-   * deadline; at most a minute of cluster time is given), one Enable per set that had one.
+   * deadline; at most a minute of cluster time is given), one Enable per set that had one, waited for
+   * (another minute at most).
    */
   const enableDisabledSets = async () => {
     const disablesFinished = () =>
@@ -537,14 +538,29 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       });
     const until = cluster.clock.now() + 60_000;
     while (!disablesFinished() && cluster.clock.now() < until) await waitWall(20);
-    for (const set of [...disabledSets].filter((name) => !deletedSets.has(name))) {
+    const enables = [...disabledSets]
+      .filter((name) => !deletedSets.has(name))
+      .map((set) => `calm-enable-${set}`);
+    for (const name of enables) {
       cluster.store.create(operationsRt, SIM_NAMESPACE, {
         apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
         kind: 'ExporterOperation',
-        metadata: { name: `calm-enable-${set}` },
-        spec: { operation: 'Enable', exporterSetName: set },
+        metadata: { name },
+        spec: { operation: 'Enable', exporterSetName: name.slice('calm-enable-'.length) },
       });
     }
+    // The Enables finish before the probes come: a probe finding only disabled Exporters ends at once.
+    const finished = (name: string) => {
+      try {
+        const status = cluster.store.get(operationsRt, SIM_NAMESPACE, name).status as
+          { state?: string } | undefined;
+        return status?.state === 'Complete' || status?.state === 'Failed';
+      } catch {
+        return true; // gone
+      }
+    };
+    const enabledBy = cluster.clock.now() + 60_000;
+    while (!enables.every(finished) && cluster.clock.now() < enabledBy) await waitWall(20);
   };
 
   let convergedAfterMs: number | undefined;
