@@ -113,6 +113,13 @@ describe('driver config in config.yaml', () => {
     expect(Object.keys(config.export)).toEqual(['evil\n  other:\n    type: injected', 'tcp']);
   });
 
+  it('keeps lines made only of spaces (a block scalar would read them as indentation)', () => {
+    const values = { a: ' \n', b: '  \n', c: 'x\n   \ny', d: '\n \n' };
+    const yaml = renderedYaml(values);
+    expect(load(yaml).export.evil.config).toEqual(values);
+    expect(yaml).toContain('a: "\\ \\n"\n');
+  });
+
   it('loads back exactly whatever generated text the config holds', () => {
     const text = fc.oneof(
       fc.string({ unit: 'binary' }),

@@ -278,8 +278,17 @@ const escapeRaw = (c: string) => YAML_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toStri
 function needsQuotes(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   RAW_UNSAFE.lastIndex = 0;
-  return YAML11_SPECIAL_STRINGS.has(value) || value.includes('\t') || RAW_UNSAFE.test(value);
+  return (
+    YAML11_SPECIAL_STRINGS.has(value) ||
+    value.includes('\t') ||
+    RAW_UNSAFE.test(value) ||
+    // `yaml` writes a block scalar whose lines are only spaces without an indentation indicator, and
+    // the spaces are read back as indentation (" \n" loads as "\n").
+    (value.includes('\n') && SPACES_ONLY_LINE.test(value))
+  );
 }
+
+const SPACES_ONLY_LINE = /^ +$/m;
 
 /**
  * YAML for `config.yaml`. Written as YAML 1.1 because the exporter reads it with a YAML 1.1 loader:
