@@ -145,6 +145,61 @@ describe('pool operations', () => {
     );
   }, 300_000);
 
+  it('Opportunistic replaces an outdated instance when its Pod ends; Unmanaged gives it a new Pod', async () => {
+    const { cluster } = await startScenario({ speedUp: 40 });
+    createClass(cluster);
+    createSet(cluster, 'opp', {
+      minAvailableReplicas: 2,
+      maxReplicas: 3,
+      recycleStrategy: 'InPlaceReuse',
+      updateStrategy: { type: 'Opportunistic' },
+    });
+    const status = () => getSet(cluster, 'opp')?.status;
+    await until('2 available', () => status()?.availableReplicas === 2, 30_000);
+    const [first, second] = instancesOf(cluster, 'opp');
+    const oldRevision = status()!.templateRevision!;
+    patchSetSpec(cluster, 'opp', {
+      template: { metadata: { labels: { ...TEMPLATE_LABELS, firmware: 'v2' } }, spec: { drivers: [] } },
+    });
+    await until(
+      'the new revision seen',
+      () => status()?.templateRevision !== oldRevision && status()?.observedGeneration === 2,
+    );
+    // Idle outdated instances stay: nothing is replaced for being outdated.
+    const from = cluster.clock.now();
+    await until('30 s of cluster time', () => cluster.clock.now() - from >= 30_000, 30_000);
+    expect(status()?.updatedReplicas).toBe(0);
+    expect(
+      instancesOf(cluster, 'opp')
+        .map((e) => e.metadata!.uid)
+        .sort(),
+    ).toEqual([first.metadata!.uid, second.metadata!.uid].sort());
+
+    // Its Pod ends: the outdated instance leaves and a current one takes its place.
+    cluster.kubelet!.crash(NS, first.metadata!.name!);
+    await until(
+      'the crashed outdated instance replaced by a current one',
+      () =>
+        !instancesOf(cluster, 'opp').some((e) => e.metadata!.uid === first.metadata!.uid) &&
+        status()?.updatedReplicas === 1 &&
+        status()?.availableReplicas === 2,
+      30_000,
+    );
+
+    // Unmanaged: the same crash only gives the instance a new Pod (InPlaceReuse); it stays outdated.
+    patchSetSpec(cluster, 'opp', { updateStrategy: { type: 'Unmanaged' } });
+    await until('Unmanaged seen', () => status()?.observedGeneration === 3);
+    cluster.kubelet!.crash(NS, second.metadata!.name!);
+    await until(
+      'a failed Pod seen',
+      () => (status()?.podsFailed ?? 0) > 0 || status()?.availableReplicas !== 2,
+    );
+    await until('2 available again', () => status()?.availableReplicas === 2, 30_000);
+    const kept = instancesOf(cluster, 'opp').find((e) => e.metadata!.name === second.metadata!.name);
+    expect(kept?.metadata?.uid).toBe(second.metadata!.uid);
+    expect(kept?.metadata?.labels?.[Labels.templateRevision]).toBe(oldRevision);
+  }, 180_000);
+
   it('scales in the instances a selector names first', async () => {
     const { cluster } = await startScenario({ speedUp: 40 });
     createClass(cluster);
