@@ -109,8 +109,9 @@ describe('pool operations', () => {
       );
       expect(Date.parse(status()!.lastCompletedRecycle!)).toBe(requestedMs);
       await until('7 available again', () => status()?.availableReplicas === 7, 30_000);
-      expect(eventsOf(cluster, 'ops').filter((e) => e.reason === EventReasons.RecycleCompleted)).toHaveLength(
-        1,
+      await until(
+        'the RecycleCompleted event',
+        () => eventsOf(cluster, 'ops').filter((e) => e.reason === EventReasons.RecycleCompleted).length === 1,
       );
 
       // 2. A template change under Proactive with maxUnavailable 1.
@@ -206,7 +207,8 @@ describe('pool operations', () => {
     createSet(cluster, 'shrink', {
       minAvailableReplicas: 4,
       maxReplicas: 6,
-      scaleDownCooldown: '0s',
+      // The victims are chosen when the cooldown ends, well after the labels below reached the cache.
+      scaleDownCooldown: '20s',
       scaleInStrategy: { selectors: [{ matchLabels: { retire: 'first' } }], basePolicy: 'Newest' },
     });
     const status = () => getSet(cluster, 'shrink')?.status;
@@ -224,7 +226,6 @@ describe('pool operations', () => {
     for (const name of oldest) {
       cluster.store.patch(exporters, NS, name, 'merge', { metadata: { labels: { retire: 'first' } } });
     }
-    // Let the controller's cache see the labels before the pool shrinks (the cooldown is 0s).
     await new Promise((resolve) => setTimeout(resolve, 500));
     patchSetSpec(cluster, 'shrink', { minAvailableReplicas: 2 });
     await until(
