@@ -661,7 +661,7 @@ export interface ExporterSetSpecUpdateStrategy {
   readonly maxUnavailable?: any;
 
   /**
-   * Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (with InPlaceReuse it leaves instead of serving again). Unmanaged: never replaced for being outdated.
+   * Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (its Pod exits after a lease, or fails; with InPlaceReuse, whose Pod outlives a lease, when its Pod ends it leaves instead of getting a new one). Unmanaged: never replaced for being outdated.
    *
    * @schema ExporterSetSpecUpdateStrategy#type
    */
@@ -915,7 +915,7 @@ export function toJson_ExporterSetSpecTemplateSpec(obj: ExporterSetSpecTemplateS
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
- * Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (with InPlaceReuse it leaves instead of serving again). Unmanaged: never replaced for being outdated.
+ * Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (its Pod exits after a lease, or fails; with InPlaceReuse, whose Pod outlives a lease, when its Pod ends it leaves instead of getting a new one). Unmanaged: never replaced for being outdated.
  *
  * @schema ExporterSetSpecUpdateStrategyType
  */

@@ -170,7 +170,7 @@ const updateStrategySchema: JSONSchemaProps = object(
       'Proactive only: outdated instances the rules still need that may leave before their replacements are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool (rounded down). Absent: 1. The warm buffer may drop by this much during a rollout; with 0 at maxReplicas the rollout waits (when both round to 0 in a small pool, 1 is used).',
     ),
     type: str(
-      'Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (with InPlaceReuse it leaves instead of serving again). Unmanaged: never replaced for being outdated.',
+      'Proactive (the default): idle outdated instances are replaced gradually, surge first, leased ones after their lease. Opportunistic: an outdated instance is replaced only when it recycles or fails (its Pod exits after a lease, or fails; with InPlaceReuse, whose Pod outlives a lease, when its Pod ends it leaves instead of getting a new one). Unmanaged: never replaced for being outdated.',
       { enum: [...UPDATE_STRATEGY_TYPES] },
     ),
   },

@@ -10,7 +10,7 @@
  *   time at the ceiling), counting what is already leaving or starting. At the ceiling with
  *   `maxUnavailable: 0` the rollout waits (the Scaling condition keeps saying RollingOut).
  * - `Opportunistic`: nothing is replaced for being outdated; an outdated instance goes when it
- *   recycles or fails (with InPlaceReuse it leaves instead of serving again: recycle.ts).
+ *   recycles or fails: its Pod ends (with InPlaceReuse it then leaves instead of getting a new Pod: recycle.ts).
  * - `Unmanaged`: never replaced for being outdated; InPlaceReuse reuses it as any other.
  */
 import {

@@ -109,8 +109,9 @@ describe('pool operations', () => {
       );
       expect(Date.parse(status()!.lastCompletedRecycle!)).toBe(requestedMs);
       await until('7 available again', () => status()?.availableReplicas === 7, 30_000);
-      expect(eventsOf(cluster, 'ops').filter((e) => e.reason === EventReasons.RecycleCompleted)).toHaveLength(
-        1,
+      await until(
+        'the RecycleCompleted event',
+        () => eventsOf(cluster, 'ops').filter((e) => e.reason === EventReasons.RecycleCompleted).length === 1,
       );
 
       // 2. A template change under Proactive with maxUnavailable 1.
@@ -145,13 +146,69 @@ describe('pool operations', () => {
     );
   }, 300_000);
 
+  it('Opportunistic replaces an outdated instance when its Pod ends; Unmanaged gives it a new Pod', async () => {
+    const { cluster } = await startScenario({ speedUp: 40 });
+    createClass(cluster);
+    createSet(cluster, 'opp', {
+      minAvailableReplicas: 2,
+      maxReplicas: 3,
+      recycleStrategy: 'InPlaceReuse',
+      updateStrategy: { type: 'Opportunistic' },
+    });
+    const status = () => getSet(cluster, 'opp')?.status;
+    await until('2 available', () => status()?.availableReplicas === 2, 30_000);
+    const [first, second] = instancesOf(cluster, 'opp');
+    const oldRevision = status()!.templateRevision!;
+    patchSetSpec(cluster, 'opp', {
+      template: { metadata: { labels: { ...TEMPLATE_LABELS, firmware: 'v2' } }, spec: { drivers: [] } },
+    });
+    await until(
+      'the new revision seen',
+      () => status()?.templateRevision !== oldRevision && status()?.observedGeneration === 2,
+    );
+    // Idle outdated instances stay: nothing is replaced for being outdated.
+    const from = cluster.clock.now();
+    await until('30 s of cluster time', () => cluster.clock.now() - from >= 30_000, 30_000);
+    expect(status()?.updatedReplicas).toBe(0);
+    expect(
+      instancesOf(cluster, 'opp')
+        .map((e) => e.metadata!.uid)
+        .sort(),
+    ).toEqual([first.metadata!.uid, second.metadata!.uid].sort());
+
+    // Its Pod ends: the outdated instance leaves and a current one takes its place.
+    cluster.kubelet!.crash(NS, first.metadata!.name!);
+    await until(
+      'the crashed outdated instance replaced by a current one',
+      () =>
+        !instancesOf(cluster, 'opp').some((e) => e.metadata!.uid === first.metadata!.uid) &&
+        status()?.updatedReplicas === 1 &&
+        status()?.availableReplicas === 2,
+      30_000,
+    );
+
+    // Unmanaged: the same crash only gives the instance a new Pod (InPlaceReuse); it stays outdated.
+    patchSetSpec(cluster, 'opp', { updateStrategy: { type: 'Unmanaged' } });
+    await until('Unmanaged seen', () => status()?.observedGeneration === 3);
+    cluster.kubelet!.crash(NS, second.metadata!.name!);
+    await until(
+      'a failed Pod seen',
+      () => (status()?.podsFailed ?? 0) > 0 || status()?.availableReplicas !== 2,
+    );
+    await until('2 available again', () => status()?.availableReplicas === 2, 30_000);
+    const kept = instancesOf(cluster, 'opp').find((e) => e.metadata!.name === second.metadata!.name);
+    expect(kept?.metadata?.uid).toBe(second.metadata!.uid);
+    expect(kept?.metadata?.labels?.[Labels.templateRevision]).toBe(oldRevision);
+  }, 180_000);
+
   it('scales in the instances a selector names first', async () => {
     const { cluster } = await startScenario({ speedUp: 40 });
     createClass(cluster);
     createSet(cluster, 'shrink', {
       minAvailableReplicas: 4,
       maxReplicas: 6,
-      scaleDownCooldown: '0s',
+      // The victims are chosen when the cooldown ends, well after the labels below reached the cache.
+      scaleDownCooldown: '20s',
       scaleInStrategy: { selectors: [{ matchLabels: { retire: 'first' } }], basePolicy: 'Newest' },
     });
     const status = () => getSet(cluster, 'shrink')?.status;
@@ -169,7 +226,6 @@ describe('pool operations', () => {
     for (const name of oldest) {
       cluster.store.patch(exporters, NS, name, 'merge', { metadata: { labels: { retire: 'first' } } });
     }
-    // Let the controller's cache see the labels before the pool shrinks (the cooldown is 0s).
     await new Promise((resolve) => setTimeout(resolve, 500));
     patchSetSpec(cluster, 'shrink', { minAvailableReplicas: 2 });
     await until(
