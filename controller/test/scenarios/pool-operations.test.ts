@@ -1,8 +1,10 @@
 /**
  * The pool operations of issue 16 against the test cluster. A 10-instance pool at its ceiling with 3
  * leased instances goes through an image refresh by requested recycle, then a template change under
- * Proactive with maxUnavailable 1: at every store change the warm buffer stays at or above its target
- * minus maxUnavailable and no leased instance is touched; the recycle completes once, with its event.
+ * Proactive with maxUnavailable 1, then a rollback by pinning the revision before the change: at every
+ * store change the warm buffer stays at or above its target minus maxUnavailable, no leased instance is
+ * touched and no recorded revision (ControllerRevision) changes; the recycle completes once, with its
+ * event.
  * And a scale-in selector picks which idle instances go when the pool shrinks.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -48,7 +50,7 @@ function watchPool(cluster: TestCluster, set: string, leasedNames: () => Readonl
 }
 
 describe('pool operations', () => {
-  it('recycles a 10-instance pool with 3 leases on request, then rolls a template change under maxUnavailable 1', async () => {
+  it('recycles a 10-instance pool with 3 leases on request, rolls a template change under maxUnavailable 1, then rolls back by pinning', async () => {
     const { cluster } = await startScenario({ speedUp: 40 });
     const leases = cluster.jumpstarter!.leases;
     createClass(cluster);
@@ -74,6 +76,17 @@ describe('pool operations', () => {
     const live = () =>
       new Set(leases.list(NS).flatMap((l) => (LeaseState.assigned(l) ? [l.status!.exporterRef!.name] : [])));
     const watch = watchPool(cluster, 'ops', live);
+    let rollback: ReturnType<typeof watchPool> | undefined;
+    const revisionsRt = cluster.registry.get('apps', 'v1', 'controllerrevisions')!;
+    const revisionChanges: string[] = [];
+    const revisionWatch = cluster.store.watch(
+      revisionsRt,
+      NS,
+      { resourceVersion: cluster.store.resourceVersion() },
+      (event) => {
+        if (event.type === 'MODIFIED') revisionChanges.push(event.object.metadata.name ?? '');
+      },
+    );
     try {
       // 1. The requested recycle: every instance created before now is replaced, the leased ones after their lease.
       const requestedAt = new Date(cluster.clock.now()).toISOString();
@@ -135,16 +148,73 @@ describe('pool operations', () => {
           status()?.updatedReplicas === status()?.replicas,
         90_000,
       );
+
+      // 3. Rollback by pinning the revision before the change, with 3 instances leased again: the idle
+      // ones roll back now, the leased ones stay as they are until their lease ends.
+      watch.stop();
+      const again = [0, 1, 2].map(() =>
+        leases.create({ namespace: NS, selector: { matchLabels: { ...TEMPLATE_LABELS } }, duration: '1h' }),
+      );
+      const leasedAgain = new Map<string, string | undefined>();
+      for (const lease of again) {
+        const assigned = await leases.waitFor(NS, lease.metadata.name!, LeaseState.assigned, 30_000);
+        const name = assigned.status!.exporterRef!.name;
+        leasedAgain.set(name, uidOf(name));
+      }
+      // The leases took 3 of the 7: the buffer refills (demand, not the rollback) before the pin.
+      await until(
+        '10 instances, 7 available, again',
+        () => status()?.replicas === 10 && status()?.availableReplicas === 7,
+        30_000,
+      );
+      rollback = watchPool(cluster, 'ops', live);
+      patchSetSpec(cluster, 'ops', { pinnedRevision: `ops-${oldRevision}` });
+      await until(
+        'the idle instances rolled back',
+        () =>
+          status()?.pinnedRevision === `ops-${oldRevision}` &&
+          instancesOf(cluster, 'ops').every(
+            (e) =>
+              leasedAgain.has(e.metadata!.name!) ||
+              e.metadata?.labels?.[Labels.templateRevision] === oldRevision,
+          ) &&
+          status()?.availableReplicas === 7,
+        90_000,
+      );
+      expect(status()?.currentRevision).toBe(`ops-${oldRevision}`);
+      for (const [name, uid] of leasedAgain) {
+        const exporter = instancesOf(cluster, 'ops').find((e) => e.metadata!.name === name)!;
+        expect(exporter.metadata!.uid).toBe(uid);
+        expect(exporter.spec?.enabled).not.toBe(false);
+        expect(exporter.metadata?.labels?.[Labels.templateRevision]).toBe(current);
+      }
+      for (const lease of again) leases.release(NS, lease.metadata.name!);
+      await until(
+        'every instance on the pinned revision',
+        () =>
+          instancesOf(cluster, 'ops').every(
+            (e) => e.metadata?.labels?.[Labels.templateRevision] === oldRevision,
+          ) && status()?.availableReplicas === 7,
+        90_000,
+      );
+      // The pinned revision is recorded and kept, beside the one the template names.
+      const recorded = cluster.store.list(revisionsRt, NS).items.map((r) => r.metadata.name);
+      expect(recorded).toEqual(expect.arrayContaining([`ops-${oldRevision}`, `ops-${current}`]));
     } finally {
       watch.stop();
+      rollback?.stop();
+      revisionWatch.stop();
     }
+    expect(revisionChanges).toEqual([]);
+    expect(rollback!.seen.lowestAvailable).toBeGreaterThanOrEqual(7 - 1);
+    expect(rollback!.seen.mostInstances).toBeLessThanOrEqual(10);
     expect(watch.seen.lowestAvailable).toBeGreaterThanOrEqual(7 - 1);
     expect(watch.seen.mostInstances).toBeLessThanOrEqual(10);
     // Once: the completed request marks nothing outdated any more.
     expect(eventsOf(cluster, 'ops').filter((e) => e.reason === EventReasons.RecycleCompleted)).toHaveLength(
       1,
     );
-  }, 300_000);
+  }, 420_000);
 
   it('Opportunistic replaces an outdated instance when its Pod ends; Unmanaged gives it a new Pod', async () => {
     const { cluster } = await startScenario({ speedUp: 40 });
