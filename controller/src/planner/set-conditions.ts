@@ -150,7 +150,7 @@ function scaling(f: ScalingInput): ConditionInput {
       message:
         f.recycle && f.recycle.pending > 0
           ? `${plural(f.outdated, 'instance')} of ${f.replicas} still to replace with revision ${f.revision}; the recycle requested at ${toTimestamp(f.recycle.requestedAt)} waits for ${plural(f.recycle.pending, 'instance')} created before it`
-          : `${plural(f.outdated, 'instance')} of ${f.replicas} still run an older template; replacing them with revision ${f.revision}`,
+          : `${plural(f.outdated, 'instance')} of ${f.replicas} still to replace with revision ${f.revision} (built from another revision, or marked by a Recycle operation)`,
     };
   }
   const starting = f.starting;

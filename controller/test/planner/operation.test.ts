@@ -6,6 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   API_VERSION,
   Annotations,
+  ConditionTypes,
   OperationLabels,
   type Exporter,
   type ExporterOperation,
@@ -22,7 +23,7 @@ import {
   type OperationPlan,
   type OperationSnapshot,
 } from '../../src/planner';
-import { at, instance, makeSet, ofType, snapshot, T0 } from './builders';
+import { at, conditionOf, instance, makeSet, ofType, revisionOf, snapshot, T0 } from './builders';
 
 const NS = 'lab';
 const QEMU = 'qemu.jumpstarter.dev';
@@ -721,6 +722,10 @@ describe('the set planner and a Recycle mark', () => {
     expect(ofType(result, 'CreateExporter').map((c) => c.reason)).toEqual(['rollout']);
     expect(ofType(result, 'DisableExporter')).toEqual([]);
     expect(result.status?.updatedReplicas).toBe(1);
+    expect(conditionOf(result, ConditionTypes.Scaling)).toMatchObject({
+      reason: 'RollingOut',
+      message: `1 instance of 2 still to replace with revision ${revisionOf()} (built from another revision, or marked by a Recycle operation)`,
+    });
   });
 });
 
