@@ -119,6 +119,8 @@ export const OperationReasons = {
   InstanceDisabled: 'InstanceDisabled',
   /** Failed: the set is removing the instance; it cannot be enabled. */
   InstanceRetiring: 'InstanceRetiring',
+  /** Failed: the instance's ExporterSet is being deleted; it drains every instance itself. */
+  ExporterSetDeleting: 'ExporterSetDeleting',
   /** Failed: some instances' operations failed. */
   InstancesFailed: 'InstancesFailed',
   /** WaitingForLease=False. */

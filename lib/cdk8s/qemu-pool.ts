@@ -12,12 +12,12 @@ import { VirtualTargetClass } from './virtual-target-class';
 export type { QemuArch } from '../provisioners/qemu/parameters';
 
 /**
- * The pool's settings are the framework-neutral ones (`QemuPoolOptions`, where each is documented), with sizes as `Size`s and the
- * cooldown a `Duration`.
+ * The pool's settings are the framework-neutral ones (`QemuPoolOptions`, where each is documented), with sizes as `Size`s, the
+ * cooldown a `Duration` and the requested recycle a `Date`.
  */
 export interface QemuPoolProps extends WithUnits<
   QemuPoolOptions,
-  { memory: Size; storage: Size; scaleDownCooldown: Duration }
+  { memory: Size; storage: Size; scaleDownCooldown: Duration; recycleRequestedAt: Date }
 > {
   /** Name and namespace of the set (the class takes the same name unless `className` is given). @default generated */
   readonly metadata?: ApiObjectMetadata;
@@ -63,6 +63,7 @@ export class QemuPool extends Construct {
       virtualTargetClass: this.virtualTargetClass,
       ...setOptions,
       scaleDownCooldown: props.scaleDownCooldown,
+      recycleRequestedAt: props.recycleRequestedAt,
     });
   }
 

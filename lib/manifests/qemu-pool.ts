@@ -31,6 +31,9 @@ export interface QemuPoolOptions
       | 'scaleDownCooldown'
       | 'recycleStrategy'
       | 'paused'
+      | 'scaleInStrategy'
+      | 'updateStrategy'
+      | 'recycleRequestedAt'
       | 'revisionHistoryLimit'
       | 'pinnedRevision'
       | 'selector'
@@ -88,7 +91,7 @@ export function qemuPoolParameters(input: QemuPoolOptions): JsonObject {
 /** A pool's class and set, as the settings of each: what a front end gives its two children. */
 export interface QemuPoolParts {
   readonly classOptions: VirtualTargetClassOptions;
-  readonly setOptions: Omit<ExporterSetOptions, 'recycleRequestedAt'>;
+  readonly setOptions: ExporterSetOptions;
 }
 
 /** Splits a pool's settings between its class (QEMU provisioner, typed parameters) and its set. */
@@ -109,6 +112,9 @@ export function qemuPoolParts(input: QemuPoolOptions): QemuPoolParts {
       scaleDownCooldown: input.scaleDownCooldown,
       recycleStrategy: input.recycleStrategy,
       paused: input.paused,
+      scaleInStrategy: input.scaleInStrategy,
+      updateStrategy: input.updateStrategy,
+      recycleRequestedAt: input.recycleRequestedAt,
       revisionHistoryLimit: input.revisionHistoryLimit,
       pinnedRevision: input.pinnedRevision,
       selector: input.selector,

@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import { ProvisionerNames, type DriverConfig, type JsonObject, type LabelSelector } from '../api';
 import { qemuPoolIssues } from '../manifests/checks';
+import { timestampText } from '../manifests/exporter-set';
 import { qemuPoolProp } from '../manifests/prop-paths';
 import {
   qemuPoolParts,
@@ -116,6 +117,9 @@ export class QemuPool extends pulumi.ComponentResource {
         scaleDownCooldown: from(({ setOptions }) => setOptions.scaleDownCooldown),
         recycleStrategy: from(({ setOptions }) => setOptions.recycleStrategy),
         paused: from(({ setOptions }) => setOptions.paused),
+        scaleInStrategy: from(({ setOptions }) => setOptions.scaleInStrategy),
+        updateStrategy: from(({ setOptions }) => setOptions.updateStrategy),
+        recycleRequestedAt: from(({ setOptions }) => timestampText(setOptions.recycleRequestedAt)),
         revisionHistoryLimit: from(({ setOptions }) => setOptions.revisionHistoryLimit),
         pinnedRevision: from(({ setOptions }) => setOptions.pinnedRevision),
         selector: from(({ setOptions }) => setOptions.selector),

@@ -96,6 +96,9 @@ const poolOptions: Required<QemuPoolOptions> = {
   scaleDownCooldown: '10m',
   recycleStrategy: 'InPlaceReuse',
   paused: true,
+  scaleInStrategy: { selectors: [{ matchLabels: { tier: 'canary' } }], basePolicy: 'Random' },
+  updateStrategy: { type: 'Proactive', maxSurge: '50%', maxUnavailable: 0 },
+  recycleRequestedAt: new Date('2026-11-26T18:00:00Z'),
   revisionHistoryLimit: 3,
   pinnedRevision: 'rpi4-0123456789',
   bindingMode: 'Immediate',
@@ -114,6 +117,7 @@ describe('front-end props › types derived from the neutral inputs', () => {
       holds<Equal<ExporterSetProps['template'], ExporterTemplateInput>>(),
       holds<Equal<ExporterSetProps['scaleDownCooldown'], Duration | undefined>>(),
       holds<Equal<ExporterSetProps['recycleRequestedAt'], Date | undefined>>(),
+      holds<Equal<QemuPoolProps['recycleRequestedAt'], Date | undefined>>(),
       holds<Equal<QemuPoolProps['scaleDownCooldown'], Duration | undefined>>(),
       holds<Equal<QemuPoolProps['memory'], Size | undefined>>(),
       holds<Equal<QemuPoolProps['storage'], Size | undefined>>(),
@@ -182,6 +186,7 @@ describe('front-end props › one mapping per front end carries every field to t
       memory: Size.gibibytes(8),
       storage: Size.gibibytes(16),
       scaleDownCooldown: Duration.minutes(10),
+      recycleRequestedAt: poolOptions.recycleRequestedAt as Date,
     };
     expect(cdk8sPoolInput(props, 'lab')).toEqual(expected);
     const args = {

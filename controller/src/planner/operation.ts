@@ -20,10 +20,14 @@
  *      replaces an outdated instance, a replacement first, so the warm buffer holds; Complete once the
  *      instance is gone;
  *    - Drain disables it with the set's retiring marker, as a scale-down does; the set deletes it and
- *      refills by its rules; Complete once it is gone;
+ *      refills by its rules; Complete once it is gone. When no other instance of the set would stay
+ *      enabled (none is, or every one is the target of another unfinished Drain or Disable), it is
+ *      recycled instead, a replacement first: with nothing enabled, Jumpstarter ends every waiting
+ *      lease of the pool at once (AllDisabled), which the set's own rules never allow (SPEC §3.6);
  *    - Disable sets `spec.enabled: false` with the manually-disabled annotation, as an operator
  *      disabling by hand does (SPEC §3.11: kept, not counted, never a victim); Enable undoes that.
- *      Neither applies to an instance the set is removing (InstanceRetiring).
+ *      Neither applies to an instance the set is removing (InstanceRetiring);
+ *    - nothing applies to an instance of a set being deleted (ExporterSetDeleting): its drain decides.
  */
 import {
   API_VERSION,
@@ -75,6 +79,13 @@ export interface OperationSnapshot {
   readonly instances?: readonly OperationTarget[];
   /** The operation's children (selector operations). */
   readonly children?: readonly ExporterOperation[];
+  /** `spec.exporterName`: the other instances of the target's set. */
+  readonly siblings?: readonly Exporter[];
+  /**
+   * Instances named by another unfinished Drain or Disable operation in the namespace: they are about
+   * to be disabled, so they keep nothing enabled.
+   */
+  readonly disabling?: ReadonlySet<string>;
 }
 
 export type OperationAction =
@@ -242,6 +253,15 @@ function decideInstance(s: OperationSnapshot, operation: OperationName, name: st
       `Exporter ${name} is not an instance of an ExporterSet (no controller ownerReference to one); operations act on set instances only`,
     );
   }
+  if (s.set.metadata?.deletionTimestamp !== undefined) {
+    // The set's drain decides on every instance: an Enable racing it would hand Jumpstarter an
+    // instance the drain is deleting (a lease could land on it in between).
+    return one(
+      'Failed',
+      R.ExporterSetDeleting,
+      `ExporterSet ${setName} is being deleted and drains instance ${name} itself; ${operation} does nothing`,
+    );
+  }
   const annotations = exporter.metadata?.annotations ?? {};
   const enabled = exporter.spec?.enabled !== false;
   const byHand = annotations[Annotations.manuallyDisabled] === 'true';
@@ -312,6 +332,21 @@ function decideInstance(s: OperationSnapshot, operation: OperationName, name: st
     case 'Drain': {
       const message = `instance ${name} is disabled on its way out; ExporterSet ${setName} deletes it and refills by its rules`;
       if (retiring) return waitForSet(`instance ${name} is leaving ExporterSet ${setName}`);
+      if (enabled && !othersStayEnabled(s)) {
+        const last = `instance ${name} is the last enabled instance of ExporterSet ${setName}, so it is drained a replacement first (marked for recycling): with no enabled Exporter, Jumpstarter would end the pool's waiting leases`;
+        if (annotations[Annotations.recycleRequested] !== undefined) return waitForSet(last);
+        return waitForSet(
+          last,
+          patch(
+            {
+              metadata: {
+                annotations: { [Annotations.recycleRequested]: s.operation.metadata?.name ?? 'operation' },
+              },
+            },
+            `marked instance ${name} for recycling (${Annotations.recycleRequested}): the last enabled instance of ExporterSet ${setName} is drained a replacement first`,
+          ),
+        );
+      }
       return waitForSet(
         message,
         patch(
@@ -327,6 +362,19 @@ function decideInstance(s: OperationSnapshot, operation: OperationName, name: st
       );
     }
   }
+}
+
+/** Another instance of the set is enabled, not on its way out, and not about to be disabled. */
+function othersStayEnabled(s: OperationSnapshot): boolean {
+  return (s.siblings ?? []).some((e) => {
+    const name = e.metadata?.name ?? '';
+    return (
+      e.spec?.enabled !== false &&
+      e.metadata?.deletionTimestamp === undefined &&
+      e.metadata?.annotations?.[Annotations.recycleRequested] === undefined &&
+      !(s.disabling?.has(name) ?? false)
+    );
+  });
 }
 
 function retiringFailure(

@@ -21,6 +21,7 @@ import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors
 import type { Logger } from '../operations/logger';
 import {
   controllingSetName,
+  isFinished,
   isLeaseEnded,
   isOwnedBy,
   nameOf,
@@ -87,6 +88,14 @@ export function readOperationWorld(
     ...(exporter ? { target: targetOf(exporter) } : {}),
     ...(set ? { set } : {}),
     ...(setProvisioner !== undefined ? { setProvisioner } : {}),
+    ...(exporter && set
+      ? {
+          siblings: caches.exporters
+            .list(namespace)
+            .filter((e) => isOwnedBy(e, set) && e.metadata?.name !== exporter.metadata?.name),
+          disabling: disablingTargets(caches.exporterOperations.list(namespace), operation),
+        }
+      : {}),
     ...(exporterSetName !== undefined && set
       ? {
           instances: caches.exporters
@@ -102,6 +111,18 @@ export function readOperationWorld(
         }
       : {}),
   };
+}
+
+/** Instances named by another unfinished Drain or Disable operation. */
+function disablingTargets(operations: readonly ExporterOperation[], self: ExporterOperation): Set<string> {
+  const names = new Set<string>();
+  for (const op of operations) {
+    if (op.metadata?.uid === self.metadata?.uid || isFinished(op.status)) continue;
+    const { operation, exporterName } = op.spec ?? {};
+    if ((operation === 'Drain' || operation === 'Disable') && exporterName !== undefined)
+      names.add(exporterName);
+  }
+  return names;
 }
 
 export class OperationReconciler {

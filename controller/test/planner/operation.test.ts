@@ -92,6 +92,8 @@ function world(
     children?: ExporterOperation[];
     now?: number;
     setProvisioner?: string;
+    siblings?: Exporter[];
+    disabling?: string[];
   } = {},
 ): OperationSnapshot {
   const set = options.set === null ? undefined : (options.set ?? SET);
@@ -107,6 +109,8 @@ function world(
     ...(set ? { set, setProvisioner: options.setProvisioner ?? QEMU } : {}),
     ...(options.instances ? { instances: options.instances.map((exporter) => ({ exporter })) } : {}),
     ...(options.children ? { children: options.children } : {}),
+    ...(options.siblings ? { siblings: options.siblings } : {}),
+    ...(options.disabling ? { disabling: new Set(options.disabling) } : {}),
   };
 }
 
@@ -216,8 +220,37 @@ describe('ExporterOperation planner: one instance by name', () => {
       'Drain disables with the retiring marker',
       'Drain',
       undefined,
-      { exporter: idle },
+      { exporter: idle, siblings: [exporter('pool-1')] },
       { state: 'InProgress', reason: 'WaitingForSet', actions: [drainPatch] },
+    ],
+    [
+      'Drain of the last enabled instance recycles it, a replacement first (leases keep an enabled Exporter)',
+      'Drain',
+      undefined,
+      { exporter: idle, siblings: [] },
+      { state: 'InProgress', reason: 'WaitingForSet', actions: [recycleMark] },
+    ],
+    [
+      'Drain counts no sibling disabled by hand, marked, or named by another Drain or Disable',
+      'Drain',
+      undefined,
+      {
+        exporter: idle,
+        siblings: [
+          exporter('pool-1', { enabled: false, annotations: { [Annotations.manuallyDisabled]: 'true' } }),
+          exporter('pool-2', { annotations: { [Annotations.recycleRequested]: 'op' } }),
+          exporter('pool-3'),
+        ],
+        disabling: ['pool-3'],
+      },
+      { state: 'InProgress', reason: 'WaitingForSet', actions: [recycleMark] },
+    ],
+    [
+      'Drain of the last enabled instance does not mark it twice',
+      'Drain',
+      started,
+      { exporter: marked, siblings: [] },
+      { state: 'InProgress', reason: 'WaitingForSet', actions: [] },
     ],
     [
       'Drain of an instance disabled by hand hands it to the set',
@@ -322,6 +355,19 @@ describe('ExporterOperation planner: one instance by name', () => {
     const op = operation({ operation: name, exporterName: 'pool-0' }, status);
     expect(summary(planOperation(world(op, options)))).toEqual(expected);
   });
+
+  it.each(['Recycle', 'Drain', 'Disable', 'Enable'] as const)(
+    '%s fails on an instance of a set being deleted: the set drains it',
+    (name) => {
+      const deleting = { ...SET, metadata: { ...SET.metadata, deletionTimestamp: at(-1000) } };
+      const op = operation({ operation: name, exporterName: 'pool-0' });
+      const result = planOperation(world(op, { exporter: disabledByHand, set: deleting, siblings: [] }));
+      expect(summary(result)).toEqual({ state: 'Failed', reason: 'ExporterSetDeleting', actions: [] });
+      expect(result.status?.message).toBe(
+        `ExporterSet pool is being deleted and drains instance pool-0 itself; ${name} does nothing`,
+      );
+    },
+  );
 
   it('says which lease it waits for, in status, condition and one event', () => {
     const op = operation({ operation: 'Recycle', exporterName: 'pool-0' });

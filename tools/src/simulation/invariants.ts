@@ -12,7 +12,10 @@
  *   set's status last reported on, so a create planned just before an operator lowered maxReplicas is
  *   not blamed, however slow the pass.
  * - **name-reused**: an instance name comes back within one set's life, or a new instance takes a
- *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name.
+ *   name some Lease already named (SPEC §3.10); its ordinal annotation must match its name. A name
+ *   whose ordinal a status writer rewound `status.nextOrdinal` to or below, after the name was issued,
+ *   is not held against the controller: once that instance is gone, the rewound counter is the only
+ *   record left, and a restarted controller has nothing else to go by.
  * - **lease-double-boot**: one lease boots VMs in two sets (SPEC §3.3). In the overlapping sets (no
  *   floor, no warm buffer, a class nobody edits) only a waiting lease boots a VM, so whenever one
  *   boots, the VMs booting and unleased in both sets may not outnumber the unassigned leases that
@@ -137,6 +140,11 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const ceilings = new Map<string, Map<number, number>>();
   /** Per set uid: every instance name it ever had. */
   const namesOfSet = new Map<string, Set<string>>();
+  /** Per set uid: `status.nextOrdinal` as last seen, and the rewinds (a lower value) since. */
+  const lastNextOrdinal = new Map<string, number>();
+  const rewinds = new Map<string, { at: number; to: number }[]>();
+  /** Per set uid and name: when the name was first issued. */
+  const issuedAt = new Map<string, number>();
   /** Exporters already seen marked for deletion (reported once). */
   const deleting = new Set<string>();
   /** Exporters last seen as standbys (a promotion makes one count against the ceiling). */
@@ -212,8 +220,15 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
         violate('name-reused', `Exporter ${name} carries ordinal ${ordinal}, which does not match its name`);
       }
       const seen = namesOfSet.get(setUid) ?? new Set<string>();
-      if (seen.has(name))
+      const first = issuedAt.get(`${setUid}/${name}`);
+      const issuedOrdinal = Number(ordinal ?? name.slice(setName.length + 1));
+      const forgotten =
+        first !== undefined &&
+        Number.isInteger(issuedOrdinal) &&
+        (rewinds.get(setUid) ?? []).some((r) => r.at >= first && r.to <= issuedOrdinal);
+      if (seen.has(name) && !forgotten)
         violate('name-reused', `set ${setName} made an instance named ${name} a second time`);
+      if (!seen.has(name)) issuedAt.set(`${setUid}/${name}`, clock.now());
       seen.add(name);
       namesOfSet.set(setUid, seen);
       const now = clock.now();
@@ -265,6 +280,14 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     const set = event.object as unknown as ExporterSet;
     recordCeiling(set);
     const uid = set.metadata?.uid ?? '';
+    const next = set.status?.nextOrdinal;
+    if (typeof next === 'number') {
+      const last = lastNextOrdinal.get(uid);
+      if (last !== undefined && next < last) {
+        rewinds.set(uid, [...(rewinds.get(uid) ?? []), { at: clock.now(), to: next }]);
+      }
+      lastNextOrdinal.set(uid, next);
+    }
     const failure = set.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
     const reasons = failure ? reportedReasons(failure.reason, failure.message) : new Set<string>();
     const before = failing.get(uid);

@@ -108,8 +108,16 @@ async function setUp(maxReplicas = 0) {
     c.store.patch(sets, NS, 'pool', 'merge', { status }, 'status');
   };
 
+  /** A status write of `status.nextOrdinal` (the controller's, or a tamper's). */
+  const nextOrdinal = (value: number) => {
+    const current = c.store.get(sets, NS, 'pool');
+    const status = { ...counters, observedGeneration: current.metadata.generation, nextOrdinal: value };
+    c.store.patch(sets, NS, 'pool', 'merge', { status }, 'status');
+  };
+
   return {
     cluster: c,
+    nextOrdinal,
     instance,
     lease,
     remove,
@@ -209,6 +217,25 @@ describe('simulation › invariants', () => {
     lab.lease('old', 'pool-7', true);
     lab.instance(7);
     expect(lab.violations()).toEqual(['name-reused', 'name-reused']);
+  });
+
+  it('does not hold a name against the controller once a status writer rewound the counter below it', async () => {
+    const lab = await setUp();
+    lab.nextOrdinal(5);
+    lab.instance(5);
+    lab.instance(6);
+    lab.nextOrdinal(7);
+    lab.remove(6);
+    lab.nextOrdinal(5); // tampered: the only record of pool-6 is gone with it
+    lab.instance(6);
+    expect(lab.violations()).toEqual([]);
+    // A rewind that stays above the name's ordinal leaves it counted.
+    lab.instance(9);
+    lab.nextOrdinal(12);
+    lab.remove(9);
+    lab.nextOrdinal(10);
+    lab.instance(9);
+    expect(lab.violations()).toEqual(['name-reused']);
   });
 
   it('flags a set that makes more instances within the window than any rule wants', async () => {
