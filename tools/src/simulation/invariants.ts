@@ -145,6 +145,8 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
   const rewinds = new Map<string, { at: number; to: number }[]>();
   /** Per set uid and name: when the name was first issued. */
   const issuedAt = new Map<string, number>();
+  /** Orders issues and rewinds (events in one cluster millisecond included). */
+  let sequence = 0;
   /** Exporters already seen marked for deletion (reported once). */
   const deleting = new Set<string>();
   /** Exporters last seen as standbys (a promotion makes one count against the ceiling). */
@@ -225,10 +227,10 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
       const forgotten =
         first !== undefined &&
         Number.isInteger(issuedOrdinal) &&
-        (rewinds.get(setUid) ?? []).some((r) => r.at >= first && r.to <= issuedOrdinal);
+        (rewinds.get(setUid) ?? []).some((r) => r.at > first && r.to <= issuedOrdinal);
       if (seen.has(name) && !forgotten)
         violate('name-reused', `set ${setName} made an instance named ${name} a second time`);
-      if (!seen.has(name)) issuedAt.set(`${setUid}/${name}`, clock.now());
+      if (!seen.has(name)) issuedAt.set(`${setUid}/${name}`, (sequence += 1));
       seen.add(name);
       namesOfSet.set(setUid, seen);
       const now = clock.now();
@@ -284,7 +286,7 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     if (typeof next === 'number') {
       const last = lastNextOrdinal.get(uid);
       if (last !== undefined && next < last) {
-        rewinds.set(uid, [...(rewinds.get(uid) ?? []), { at: clock.now(), to: next }]);
+        rewinds.set(uid, [...(rewinds.get(uid) ?? []), { at: (sequence += 1), to: next }]);
       }
       lastNextOrdinal.set(uid, next);
     }
