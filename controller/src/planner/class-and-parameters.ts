@@ -26,7 +26,7 @@ import {
 import type { World } from './observe';
 import { finishPlan, type Plan } from './plan-result';
 import type { StartupFailureState } from './startup-failures';
-import { persistedAsIs, statusInputs } from './status';
+import { persistedAsIs, statusInputs, type PassFacts } from './status';
 
 /** Why the set is not this controller's (its class names another provisioner); undefined when it is. */
 export function notOurs(world: World): string | undefined {
@@ -45,9 +45,20 @@ function missingClass(set: ExporterSet): { readonly name: string; readonly findi
 
 /** A set whose class is missing: conditions say so, nothing else changes. */
 export function planClassMissing(world: World): Plan {
+  return planStandingStill(world, { classMissing: missingClass(world.set) });
+}
+
+/**
+ * A pass that changes nothing but the status: no instance is created, replaced or removed, and the
+ * persisted fields stay as they are. `facts` says why (a missing class, an unknown pin).
+ */
+export function planStandingStill(
+  world: World,
+  facts: Pick<PassFacts, 'classMissing' | 'invalidParameters'>,
+): Plan {
   const persisted = persistedAsIs(world);
   const inputs = statusInputs(world, {
-    classMissing: missingClass(world.set),
+    ...facts,
     spec: specChecks(world.set),
     scaling: { outdated: 0, startingNow: 0, rendering: 0, deferred: 0, leaving: 0 },
     health: {
