@@ -19,6 +19,7 @@ import type {
   VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import type { ObservedTimes } from './clocks';
+import type { DemandHistory } from './demand-history';
 import type { DemandPeer } from './lease-owner';
 
 /** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
@@ -226,6 +227,16 @@ export interface PlannerSnapshot {
   readonly inFlight?: InFlight;
   /** The live Lease list before deletes, once the reconciler read it. */
   readonly leaseCheck?: LeaseCheck;
+  /**
+   * The set's demand history (demand-history.ts), as the reconciler last recorded it; absent when none
+   * is recorded yet. The forecast reads it.
+   */
+  readonly demandHistory?: DemandHistory;
+  /**
+   * The set's measured p95 startup time (Exporter created → Online), ms, over its recent instances;
+   * absent until enough startups were seen. Scheduled windows start warming this long before they open.
+   */
+  readonly startupP95Ms?: number;
   /** The controller's clock, in epoch milliseconds. */
   readonly now: number;
   /**
