@@ -16,6 +16,7 @@ import {
   patchSetSpec,
   scenarioPerTest,
   until,
+  untilExplained,
 } from './support';
 
 const startScenario = scenarioPerTest();
@@ -55,7 +56,21 @@ describe('§3.7: a lease assigned between disable and delete', () => {
     cluster.faults.clear();
 
     // Several passes with deletes allowed again: the leased instance stays, and is counted as leased.
-    await until('the set sees the lease', () => status()?.leasedReplicas === 1);
+    // Timed out twice in loaded full runs (never alone): the error shows the state it was stuck in.
+    await untilExplained(
+      'the set sees the lease',
+      () => status()?.leasedReplicas === 1,
+      () => ({
+        status: status(),
+        instances: instancesOf(cluster, 'race').map((e) => ({
+          metadata: e.metadata,
+          spec: { enabled: e.spec?.enabled },
+          status: e.status,
+        })),
+        lease: leases.get(NS, 'late'),
+        deletes: cluster.faults.hits(blockDeletes),
+      }),
+    );
     const settledAt = cluster.clock.now();
     await until('10 s of cluster time', () => cluster.clock.now() - settledAt >= 10_000);
     expect(instancesOf(cluster, 'race').map((e) => e.metadata!.name)).toContain(victimName);

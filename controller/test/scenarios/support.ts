@@ -216,6 +216,20 @@ export async function until<T>(
   }
 }
 
+/** As {@link until}, and a timeout's error also shows `state()`: what a rare failure needs to be understood. */
+export async function untilExplained<T>(
+  what: string,
+  check: () => T | undefined | false,
+  state: () => unknown,
+  timeoutMs = 20_000,
+): Promise<T> {
+  try {
+    return await until(what, check, timeoutMs);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; state: ${JSON.stringify(state(), null, 1)}`);
+  }
+}
+
 const WRITE_VERBS = ['create', 'update', 'patch', 'delete', 'deletecollection'] as const;
 
 /**
