@@ -1,11 +1,15 @@
-import { describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { staleReason } from '../../bench/support/build';
 
+const roots: string[] = [];
+afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
+
 function tree(files: Record<string, number>): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'bench-build-'));
+  roots.push(root);
   for (const [file, seconds] of Object.entries(files)) {
     const full = path.join(root, file);
     mkdirSync(path.dirname(full), { recursive: true });

@@ -8,10 +8,11 @@ import * as path from 'node:path';
 import { PROVISIONERS, buildGitopsApp } from '../../examples/gitops/app';
 import { exporterSetCrd, virtualTargetClassCrd } from '../../lib/crds';
 import { admit } from '../support/crd-validator';
+import { testApp } from '../support/synth';
 
 /** Every chart's objects, by chart id (the dist/<id>.k8s.yaml file `npm run synth` writes). */
 function synthCharts(): Record<string, any[]> {
-  const app = buildGitopsApp(Testing.app());
+  const app = buildGitopsApp(testApp());
   return Object.fromEntries(app.charts.map((chart) => [chart.node.id, Testing.synth(chart)]));
 }
 

@@ -9,6 +9,7 @@ import { Testing } from 'cdk8s';
 import * as path from 'node:path';
 import { buildGitopsApp } from '../../examples/gitops/app';
 import { synthReadmeCdk8sExample } from '../support/readme-examples';
+import { testApp } from '../support/synth';
 import {
   FACT_TABLE_CRDS,
   UPSTREAM_STRICT_CRDS,
@@ -18,7 +19,7 @@ import {
 } from '../support/upstream-admission';
 import { describeWithUpstream } from '../support/upstream-reference';
 
-const gitops = buildGitopsApp(Testing.app()).charts.flatMap((chart) => Testing.synth(chart));
+const gitops = buildGitopsApp(testApp()).charts.flatMap((chart) => Testing.synth(chart));
 const readme = await synthReadmeCdk8sExample(
   path.resolve(process.cwd(), 'test/examples/.readme-example-upstream.ts'),
 );

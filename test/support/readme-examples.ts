@@ -6,6 +6,7 @@
 import { Testing, type App } from 'cdk8s';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { testApp } from './synth';
 
 const README = fs.readFileSync(path.resolve(process.cwd(), 'README.md'), 'utf8');
 
@@ -43,7 +44,7 @@ export async function synthReadmeCdk8sExample(scratch: string): Promise<any[]> {
     throw new Error('the README example no longer creates `const app = new App();`');
   const { app } = await importScratch<{ app: App }>(
     scratch,
-    `const OUTDIR = ${JSON.stringify(Testing.app().outdir)};\n${source}`,
+    `const OUTDIR = ${JSON.stringify(testApp().outdir)};\n${source}`,
   );
   return app.charts.flatMap((c) => Testing.synth(c));
 }

@@ -1,8 +1,18 @@
-import { Chart, Testing } from 'cdk8s';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { App, Chart, Testing } from 'cdk8s';
+
+/**
+ * A fresh app for tests that synthesize in memory (`Testing.synth`). Its outdir is never written;
+ * `Testing.app()` would make a temporary folder per app, thousands per test run, never removed.
+ */
+export function testApp(): App {
+  return new App({ outdir: path.join(os.tmpdir(), 'virtual-exporters-tests-unused-outdir') });
+}
 
 /** A chart in a fresh test app, optionally with a namespace. */
 export function testChart(namespace?: string): Chart {
-  return new Chart(Testing.app(), 'test', { namespace });
+  return new Chart(testApp(), 'test', { namespace });
 }
 
 type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } } & Record<
