@@ -16,13 +16,16 @@
  * is set. (Keeping the whole expected peak idle on top of the leases held serves as many warm at about
  * 1.5 times the instance-hours: bench/README.md, P7.)
  */
-import type { ExporterSet } from 'virtual-exporters/internal';
+import type {
+  ExporterSet,
+  ExporterSetStatus,
+  ForecastMode,
+  ForecastStatus,
+} from 'virtual-exporters/internal';
 import type { DemandHistory } from './demand-history';
 import { DEFAULT_FORECAST_LEAD_MS, forecastHorizon, nextHorizonChange } from './forecast';
 import type { SpecValues } from './observe';
 import type { BufferRaise } from './warm-buffer-raise';
-
-export type ForecastMode = 'Off' | 'ForecastOnly' | 'Apply';
 
 /** `spec.forecast` as the planner reads it (wire values checked, defaults filled in). */
 export interface ForecastSettings {
@@ -34,7 +37,7 @@ const MODES: ReadonlySet<string> = new Set(['Off', 'ForecastOnly', 'Apply']);
 
 /** `spec.forecast` of the set; a mode the CRD would refuse reads as Off. */
 export function forecastSettingsOf(set: ExporterSet): ForecastSettings {
-  const forecast = (set.spec as { forecast?: unknown } | undefined)?.forecast;
+  const forecast: unknown = set.spec?.forecast;
   if (typeof forecast !== 'object' || forecast === null) return { mode: 'Off' };
   const { mode, maxExtra } = forecast as { mode?: unknown; maxExtra?: unknown };
   const read: ForecastMode = typeof mode === 'string' && MODES.has(mode) ? (mode as ForecastMode) : 'Off';
@@ -155,4 +158,33 @@ export function decideForecast(inputs: ForecastInputs): ForecastDecision | undef
     ...(raise ? { raise } : {}),
     nextChange,
   };
+}
+
+/**
+ * `status.forecast` of a pass: the decision's integers, and `at` kept from the previous status while
+ * every value is the same (a settled forecast writes nothing, §3.15); undefined when the mode is Off.
+ */
+export function forecastStatus(
+  decision: ForecastDecision | undefined,
+  previous: ExporterSetStatus | undefined,
+  now: number,
+): ForecastStatus | undefined {
+  if (decision === undefined) return undefined;
+  const values = {
+    mode: decision.mode,
+    ...(decision.expectedPeak !== undefined ? { expectedPeak: decision.expectedPeak } : {}),
+    ...(decision.warmBuffer !== undefined ? { warmBuffer: decision.warmBuffer } : {}),
+    applied: decision.raise !== undefined,
+    ...(decision.missing !== undefined ? { message: decision.missing } : {}),
+  };
+  const before = previous?.forecast;
+  const same =
+    before !== undefined &&
+    typeof before.at === 'string' &&
+    before.mode === values.mode &&
+    before.expectedPeak === values.expectedPeak &&
+    before.warmBuffer === values.warmBuffer &&
+    before.applied === values.applied &&
+    before.message === values.message;
+  return { ...values, at: same ? before.at : new Date(now).toISOString() };
 }

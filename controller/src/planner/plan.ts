@@ -142,6 +142,8 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       failures.backoffUntil,
       world.demand.nextBeginTime,
       nextStartupDeadline(world),
+      // The forecast's horizon reaches its next hour: a forecast peak warms on time without an event.
+      world.forecast?.nextChange,
     ],
   );
 }
