@@ -45,6 +45,8 @@ export interface Row {
   readonly waitP95s: number;
   readonly instanceHours: number;
   readonly leases: number;
+  /** Cold leases by the trace's kind (day, burst, nightly, trickle). */
+  readonly coldByKind: Readonly<Record<string, number>>;
 }
 
 function rowOf(strategy: string, r: PoolModelResult): Row {
@@ -56,6 +58,7 @@ function rowOf(strategy: string, r: PoolModelResult): Row {
     waitP95s: round1(percentile(r.waits, 95) / 1000),
     instanceHours: Math.round(r.instanceHours),
     leases: r.leases,
+    coldByKind: r.coldByKind,
   };
 }
 
