@@ -8,7 +8,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { DemandHistory } from '../../src/planner/demand-history';
 import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
 import { DEFAULT_FORECAST_LEAD_MS, WEEK_MS } from '../../src/planner/forecast';
-import { NS, createClass, createSet, getSet, scenarioPerTest, until } from './support';
+import { NS, createClass, createSet, getSet, scenarioPerTest, until, writesWhenSettled } from './support';
 
 const startScenario = scenarioPerTest();
 const HOUR = DEMAND_INTERVAL_MS;
@@ -79,5 +79,37 @@ describe('forecast mode Apply', () => {
       warmBuffer: 3,
       applied: true,
     });
+    // A steady forecast writes nothing (its time is kept while its values stay).
+    expect(await writesWhenSettled(cluster, 5 * MINUTE)).toBe(0);
+  }, 120_000);
+});
+
+describe('forecast mode ForecastOnly', () => {
+  it('shows the buffer the forecast would set and changes nothing', async () => {
+    const speedUp = 150;
+    const started = Date.now();
+    let peakHour = Math.ceil(started / HOUR) * HOUR;
+    if (peakHour - started < DEFAULT_FORECAST_LEAD_MS + 5 * MINUTE) peakHour += HOUR;
+    const history = historyWithPeak(started, peakHour, 3);
+    const scenario = await startScenario({
+      speedUp,
+      demandHistory: (key) => (key === `${NS}/shown` ? history : undefined),
+    });
+    const { cluster } = scenario;
+    const now = () => cluster.clocks.controller.now();
+    const status = () => getSet(cluster, 'shown')?.status;
+
+    createClass(cluster);
+    createSet(cluster, 'shown', {
+      minAvailableReplicas: 0,
+      maxReplicas: 5,
+      forecast: { mode: 'ForecastOnly' },
+    });
+    await until('the forecast of the peak', () => status()?.forecast?.warmBuffer === 3, 60_000);
+    expect(now()).toBeGreaterThanOrEqual(peakHour - DEFAULT_FORECAST_LEAD_MS);
+    expect(status()?.forecast).toMatchObject({ mode: 'ForecastOnly', expectedPeak: 3, applied: false });
+    await until('the peak hour', () => now() >= peakHour + MINUTE, 60_000);
+    expect(status()?.availableReplicas ?? 0).toBe(0);
+    expect(status()?.standbyReplicas).toBe(1);
   }, 120_000);
 });
