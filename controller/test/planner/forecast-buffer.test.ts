@@ -194,6 +194,27 @@ describe('forecast warm buffer in the planner', () => {
     expect(apply.status?.scaleDownWindowStart).toBeDefined();
   });
 
+  it('a pool warmed for the peak: held while the peak is forecast, then the cooldown decides', () => {
+    const shapes: Shape[] = Array(6).fill('available');
+    const spec = { forecast: { mode: 'Apply' as const } };
+    // 13:30, in the peak hour: six idle instances are the raised buffer, no surplus, no window.
+    const during = plan(forecastSnapshot(spec, { history, shapes, now: HOUR_MS + 30 * MINUTE }));
+    expect(during.status?.scaleDownWindowStart).toBeUndefined();
+    expect(during.actions.filter((a) => a.type !== 'AddFinalizer')).toEqual([]);
+    // 14:00: the raise is gone; the surplus window opens and nothing leaves yet.
+    const after = plan(forecastSnapshot(spec, { history, shapes, now: 2 * HOUR_MS, status: during.status }));
+    expect(ofType(after, 'DisableExporter')).toEqual([]);
+    expect(after.status?.scaleDownWindowStart).toBe(new Date(T0 + 2 * HOUR_MS).toISOString());
+    // One cooldown (5m) later the surplus leaves, exactly as with the forecast Off.
+    const later = { history, shapes, now: 2 * HOUR_MS + 5 * MINUTE, status: after.status };
+    const apply = plan(forecastSnapshot(spec, later));
+    const off = plan(forecastSnapshot({}, later));
+    expect(ofType(apply, 'DisableExporter').length + ofType(apply, 'DeleteExporter').length).toBeGreaterThan(
+      0,
+    );
+    expect(withoutForecast(apply).actions).toEqual(withoutForecast(off).actions);
+  });
+
   it('without a history the status says so, and nothing is raised', () => {
     const p = plan(forecastSnapshot({ forecast: { mode: 'Apply' } }));
     expect(warmCreates(p)).toEqual([]);
