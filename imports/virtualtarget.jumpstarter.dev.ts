@@ -343,7 +343,7 @@ export function toJson_ExporterSetProps(obj: ExporterSetProps | undefined): Reco
  */
 export interface ExporterSetSpec {
   /**
-   * Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm.
+   * Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm: the forecast peak minus the leases held now, or the leases expected to arrive within one startup time (95th percentile), whichever is larger.
    *
    * @schema ExporterSetSpec#forecast
    */
@@ -493,7 +493,7 @@ export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
 
 /**
- * Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm.
+ * Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm: the forecast peak minus the leases held now, or the leases expected to arrive within one startup time (95th percentile), whichever is larger.
  *
  * @schema ExporterSetSpecForecast
  */

@@ -192,7 +192,7 @@ const updateStrategySchema: JSONSchemaProps = object(
 );
 
 const forecastSchema: JSONSchemaProps = object(
-  "Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm.",
+  "Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm: the forecast peak minus the leases held now, or the leases expected to arrive within one startup time (95th percentile), whichever is larger.",
   {
     maxExtra: int32(
       'The forecast raises minAvailableReplicas by at most this much (absent: up to maxReplicas only).',
