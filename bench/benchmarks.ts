@@ -1,5 +1,5 @@
 /**
- * The benchmarks of issue 6, in run order. Modules load lazily: they import the built packages, which
+ * The benchmarks of issue 6 (and issue 17's P7), in run order. Modules load lazily: they import the built packages, which
  * the runner may have to build first.
  */
 import type { Benchmark } from './support/benchmark';
@@ -17,4 +17,5 @@ export const BENCHMARKS: readonly BenchmarkEntry[] = [
   { id: 'p4', name: 'p4-memory', load: async () => (await import('./p4-memory')).p4 },
   { id: 'p5', name: 'p5-synth', load: async () => (await import('./p5-synth')).p5 },
   { id: 'p6', name: 'p6-drain', load: async () => (await import('./p6-drain')).p6 },
+  { id: 'p7', name: 'p7-forecast-trace', load: async () => (await import('./p7-forecast-trace')).p7 },
 ];

@@ -343,6 +343,13 @@ export function toJson_ExporterSetProps(obj: ExporterSetProps | undefined): Reco
  */
 export interface ExporterSetSpec {
   /**
+   * Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm: the forecast peak minus the leases held now, or the leases expected to arrive within one startup time (95th percentile), whichever is larger.
+   *
+   * @schema ExporterSetSpec#forecast
+   */
+  readonly forecast?: ExporterSetSpecForecast;
+
+  /**
    * Container images for the instances; entries here replace those of the class, except the exporter image of a class with credentialsSecretRef, which only the class may set (the exporter receives the credentials).
    *
    * @schema ExporterSetSpec#images
@@ -462,6 +469,7 @@ export interface ExporterSetSpec {
 export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record<string, any> | undefined {
   if (obj === undefined) { return undefined; }
   const result = {
+    'forecast': toJson_ExporterSetSpecForecast(obj.forecast),
     'images': toJson_ExporterSetSpecImages(obj.images),
     'maxReplicas': obj.maxReplicas,
     'minAvailableReplicas': obj.minAvailableReplicas,
@@ -478,6 +486,42 @@ export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record
     'template': toJson_ExporterSetSpecTemplate(obj.template),
     'updateStrategy': toJson_ExporterSetSpecUpdateStrategy(obj.updateStrategy),
     'virtualTargetClassName': obj.virtualTargetClassName,
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm: the forecast peak minus the leases held now, or the leases expected to arrive within one startup time (95th percentile), whichever is larger.
+ *
+ * @schema ExporterSetSpecForecast
+ */
+export interface ExporterSetSpecForecast {
+  /**
+   * The forecast raises minAvailableReplicas by at most this much (absent: up to maxReplicas only).
+   *
+   * @schema ExporterSetSpecForecast#maxExtra
+   */
+  readonly maxExtra?: number;
+
+  /**
+   * Off (absent means Off): no forecast. ForecastOnly: status.forecast and the forecast metrics show the forecast and the buffer it would set; nothing changes. Apply: the warm buffer is raised to it ahead of forecast demand, by the startup time; it never lowers the buffer, never scales in on a forecast alone, and stays under maxReplicas.
+   *
+   * @schema ExporterSetSpecForecast#mode
+   */
+  readonly mode?: ExporterSetSpecForecastMode;
+}
+
+/**
+ * Converts an object of type 'ExporterSetSpecForecast' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterSetSpecForecast(obj: ExporterSetSpecForecast | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'maxExtra': obj.maxExtra,
+    'mode': obj.mode,
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
@@ -683,6 +727,20 @@ export function toJson_ExporterSetSpecUpdateStrategy(obj: ExporterSetSpecUpdateS
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
 }
 /* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * Off (absent means Off): no forecast. ForecastOnly: status.forecast and the forecast metrics show the forecast and the buffer it would set; nothing changes. Apply: the warm buffer is raised to it ahead of forecast demand, by the startup time; it never lowers the buffer, never scales in on a forecast alone, and stays under maxReplicas.
+ *
+ * @schema ExporterSetSpecForecastMode
+ */
+export enum ExporterSetSpecForecastMode {
+  /** Off */
+  OFF = "Off",
+  /** ForecastOnly */
+  FORECAST_ONLY = "ForecastOnly",
+  /** Apply */
+  APPLY = "Apply",
+}
 
 /**
  * Image of the exporter container that runs `jmp run` in every instance.

@@ -19,7 +19,7 @@ export interface BenchContext {
 }
 
 export interface Benchmark {
-  /** `p1` … `p6`: what `npm run bench -- p1 p3` selects. */
+  /** `p1` … `p7`: what `npm run bench -- p1 p3` selects. */
   readonly id: string;
   /** The results file name, e.g. `p1-scale-up`. */
   readonly name: string;

@@ -1,5 +1,5 @@
 /**
- * The command line of `npm run bench`: benchmark ids (`p1 … p6`, or their names) to run — all when
+ * The command line of `npm run bench`: benchmark ids (`p1 … p7`, or their names) to run — all when
  * none — and the settings. Errors are sentences that say what to type instead.
  */
 import * as os from 'node:os';
@@ -16,9 +16,9 @@ export interface CommandLine {
   readonly report: boolean;
 }
 
-export const USAGE = `usage: npm run bench -- [p1 … p6] [options]
+export const USAGE = `usage: npm run bench -- [p1 … p7] [options]
 
-  p1 … p6             benchmarks to run (default: all); names like scale-up work too
+  p1 … p7             benchmarks to run (default: all); names like scale-up work too
   --quick             smaller samples and shorter periods (a smoke run; figures are rougher)
   --idle-seconds <n>  P3's measured idle period (default 60, quick 10)
   --iterations <n>    P2's number of leases measured (default 200, quick 30)

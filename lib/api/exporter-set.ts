@@ -58,6 +58,36 @@ export interface DriverConfig {
   readonly config?: JsonObject;
 }
 
+/**
+ * Ours: forecast warm buffers. `Off` computes nothing; `ForecastOnly` shows the forecast and the buffer
+ * it would set in status and metrics and changes nothing; `Apply` raises the warm buffer to it ahead of
+ * forecast demand (never lowers it, never scales in on a forecast alone).
+ */
+export type ForecastMode = 'Off' | 'ForecastOnly' | 'Apply';
+
+/** Ours: forecast demand from the set's demand history (seasonal by hour of week). */
+export interface ForecastSpec {
+  /** @default "Off" */
+  readonly mode?: ForecastMode;
+  /** The forecast raises minAvailableReplicas by at most this much. @default no limit but maxReplicas */
+  readonly maxExtra?: number;
+}
+
+/** What the forecast found, while `spec.forecast.mode` is not Off. */
+export interface ForecastStatus {
+  readonly mode: Exclude<ForecastMode, 'Off'>;
+  /** When these values were first found (RFC 3339): unchanged values keep it, so the status stays still. */
+  readonly at: string;
+  /** The most leases expected held or waiting at once over the lead time; absent without a forecast. */
+  readonly expectedPeak?: number;
+  /** The minAvailableReplicas the forecast would set; absent without a forecast. */
+  readonly warmBuffer?: number;
+  /** True in Apply mode while the forecast raises the warm buffer above the spec's. */
+  readonly applied: boolean;
+  /** Why there is no forecast, when there is none. */
+  readonly message?: string;
+}
+
 export interface ExporterTemplate {
   readonly metadata?: {
     readonly labels?: Readonly<Record<string, string>>;
@@ -100,6 +130,8 @@ export interface ExporterSetSpec {
    * instead of the template; instances of other revisions are replaced. Absent: the template.
    */
   readonly pinnedRevision?: string;
+  /** Ours: forecast warm buffers. @default mode Off */
+  readonly forecast?: ForecastSpec;
   readonly virtualTargetClassName: string;
   readonly parameters?: JsonObject;
   readonly images?: Images;
@@ -141,6 +173,8 @@ export interface ExporterSetStatus {
   readonly currentRevision?: string;
   /** The ControllerRevision `spec.pinnedRevision` resolved to; absent when unpinned or not found. */
   readonly pinnedRevision?: string;
+  /** The forecast, while `spec.forecast.mode` is not Off. */
+  readonly forecast?: ForecastStatus;
 }
 
 export interface ExporterSet {

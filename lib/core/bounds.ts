@@ -85,6 +85,8 @@ export const ExporterSetStatusBounds = {
   templateRevision: LABEL_VALUE_MAX_LENGTH,
   /** A ControllerRevision name (a DNS subdomain). */
   revisionName: 253,
+  /** status.forecast.message: one sentence. */
+  forecastMessage: 256,
 } as const;
 
 /** Bounds of an ExporterOperation's fields (the API server prices CEL rules by them). */

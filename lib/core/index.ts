@@ -14,6 +14,7 @@ export * from './validate-scheduling';
 export * from './validate-virtual-target-class';
 export * from './validate-exporter-set';
 export * from './pool-operations';
+export * from './forecast';
 export * from './validate-references';
 export * from './bounds';
 export * from './depth';

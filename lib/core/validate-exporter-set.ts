@@ -23,6 +23,7 @@ import { matchesSelector, validateLabelSelector } from './selector';
 import { checkImages } from './validate-images';
 import { checkObjectMeta, checkTypeMeta } from './validate-object-meta';
 import { checkPoolOperations } from './pool-operations';
+import { checkForecast } from './forecast';
 
 export const RECYCLE_STRATEGIES: readonly RecycleStrategy[] = ['ExitAndReplace', 'InPlaceReuse'];
 
@@ -86,6 +87,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   issues.boolean(spec.paused, 'spec.paused');
   checkPoolOperations(issues, spec);
   checkRevisions(issues, spec);
+  checkForecast(issues, spec.forecast);
   issues.string(spec.virtualTargetClassName, 'spec.virtualTargetClassName', {
     required: 'the VirtualTargetClass (in the same namespace) that provisions the instances',
     nonEmpty: true,

@@ -10,6 +10,7 @@ import { CATEGORY, Defaults, GROUP, Kinds, Plurals, ShortNames } from '../api/co
 import { RuleMessages } from '../api/rules';
 import { ExporterSetBounds as Bounds, ExporterSetStatusBounds } from '../core/bounds';
 import { DNS1123_SUBDOMAIN_PATTERN, LABEL_VALUE_PATTERN } from '../core/names';
+import { FORECAST_MODES } from '../core/forecast';
 import {
   SCALE_IN_BASE_POLICIES,
   UPDATE_PERCENT_PATTERN,
@@ -190,9 +191,24 @@ const updateStrategySchema: JSONSchemaProps = object(
   },
 );
 
+const forecastSchema: JSONSchemaProps = object(
+  "Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm: the forecast peak minus the leases held now, or the leases expected to arrive within one startup time (95th percentile), whichever is larger.",
+  {
+    maxExtra: int32(
+      'The forecast raises minAvailableReplicas by at most this much (absent: up to maxReplicas only).',
+      { minimum: 0 },
+    ),
+    mode: str(
+      'Off (absent means Off): no forecast. ForecastOnly: status.forecast and the forecast metrics show the forecast and the buffer it would set; nothing changes. Apply: the warm buffer is raised to it ahead of forecast demand, by the startup time; it never lowers the buffer, never scales in on a forecast alone, and stays under maxReplicas.',
+      { enum: [...FORECAST_MODES] },
+    ),
+  },
+);
+
 const specSchema: JSONSchemaProps = object(
   'The desired pool: its size limits, class, parameter overrides and instance template.',
   {
+    forecast: forecastSchema,
     images: imagesSchema(
       'Container images for the instances; entries here replace those of the class, except the exporter image of a class with credentialsSecretRef, which only the class may set (the exporter receives the credentials).',
     ),
@@ -324,6 +340,28 @@ const statusSchema: JSONSchemaProps = object(
       'Exporters with spec.enabled set to false. Every instance is in exactly one of exportersActive, exportersIdle, exportersDisabled and exportersOffline.',
     ),
     exportersIdle: count('Exporters that are enabled, online and not leased.'),
+    forecast: object(
+      'The forecast (spec.forecast.mode ForecastOnly or Apply); absent when the mode is Off.',
+      {
+        applied: bool(
+          'True in mode Apply while the forecast raises the warm buffer above minAvailableReplicas.',
+        ),
+        at: dateTime('When these values were first found; unchanged values keep it.'),
+        expectedPeak: count('The most leases expected held or waiting at once over the next startup time.', {
+          minimum: 0,
+        }),
+        message: str('Why there is no forecast, when there is none.', {
+          maxLength: ExporterSetStatusBounds.forecastMessage,
+        }),
+        mode: str('The spec.forecast.mode the forecast was made under.', {
+          enum: FORECAST_MODES.filter((m) => m !== 'Off'),
+        }),
+        warmBuffer: count('The minAvailableReplicas the forecast would set (applied in mode Apply).', {
+          minimum: 0,
+        }),
+      },
+      { required: ['mode', 'at', 'applied'] },
+    ),
     exportersOffline: count('Exporters that are enabled and not online, standbys included.'),
     lastCompletedRecycle: dateTime(
       'The spec.recycleRequestedAt whose recycle completed last: no instance created before it is left.',

@@ -47,6 +47,8 @@ const EXPORTER_SET_ADDITIONS: Additions = {
     'status.lastCompletedRecycle',
     'spec.pinnedRevision',
     'spec.revisionHistoryLimit',
+    'spec.forecast',
+    'status.forecast',
     'status.currentRevision',
     'status.pinnedRevision',
     'status.lastStartupFailureTime',

@@ -9,6 +9,7 @@ import {
   type LabelSelector,
   type RecycleStrategy,
   type ScaleInStrategy,
+  type ForecastSpec,
   type UpdateStrategy,
 } from '../api';
 import { withDerivedName } from '../core/drivers';
@@ -83,6 +84,14 @@ export interface ExporterSetOptions {
    * replaced; leave it out to follow the template. @default none (the template)
    */
   readonly pinnedRevision?: string;
+  /**
+   * Forecast warm buffers: `mode` `ForecastOnly` shows in status and metrics the forecast of the most
+   * leases held at once over the next startup time (seasonal by hour of week, from the set's demand
+   * history) and the warm buffer it would set; `Apply` raises `minAvailableReplicas` to it ahead of
+   * demand (never lowers it; capped by `maxReplicas` and by `minAvailableReplicas + maxExtra`).
+   * Upstream's controller ignores it. @default mode "Off"
+   */
+  readonly forecast?: ForecastSpec;
   /** Overrides deep-merged over the class parameters (lists replace). @default none */
   readonly parameters?: JsonObject;
   /** Image overrides; replace the class's per entry. @default the class's images */
@@ -139,6 +148,8 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
       // Written only when given, as paused: upstream's CRDs admit what never uses them.
       revisionHistoryLimit: input.revisionHistoryLimit,
       pinnedRevision: input.pinnedRevision,
+      // Ours, written only when given (issue 17).
+      forecast: input.forecast,
       virtualTargetClassName: input.virtualTargetClassName,
       parameters: input.parameters,
       images: input.images,

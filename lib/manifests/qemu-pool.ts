@@ -36,6 +36,7 @@ export interface QemuPoolOptions
       | 'recycleRequestedAt'
       | 'revisionHistoryLimit'
       | 'pinnedRevision'
+      | 'forecast'
       | 'selector'
     >,
     Pick<ExporterTemplateInput, 'labels' | 'annotations'>,
@@ -117,6 +118,7 @@ export function qemuPoolParts(input: QemuPoolOptions): QemuPoolParts {
       recycleRequestedAt: input.recycleRequestedAt,
       revisionHistoryLimit: input.revisionHistoryLimit,
       pinnedRevision: input.pinnedRevision,
+      forecast: input.forecast,
       selector: input.selector,
       template: {
         labels: input.labels,

@@ -122,6 +122,7 @@ export class QemuPool extends pulumi.ComponentResource {
         recycleRequestedAt: from(({ setOptions }) => timestampText(setOptions.recycleRequestedAt)),
         revisionHistoryLimit: from(({ setOptions }) => setOptions.revisionHistoryLimit),
         pinnedRevision: from(({ setOptions }) => setOptions.pinnedRevision),
+        forecast: from(({ setOptions }) => setOptions.forecast),
         selector: from(({ setOptions }) => setOptions.selector),
         template: from(({ setOptions: { template } }) => ({
           ...template,

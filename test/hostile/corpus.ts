@@ -362,6 +362,25 @@ export const CORPUS: readonly HostileCase[] = [
     (s) => (s.spec.revisionHistoryLimit = '10'),
     causes('spec.revisionHistoryLimit: Invalid value: "10": must be of type integer', CEL_SKIPPED),
   ),
+  // --- forecast warm buffers (issue 17) ---
+  setCase(
+    'an unknown forecast mode',
+    (s) => (s.spec.forecast = { mode: 'Guess' }),
+    causes(
+      'spec.forecast.mode: Unsupported value: "Guess": supported values: "Off", "ForecastOnly", "Apply"',
+      CEL_SKIPPED,
+    ),
+  ),
+  setCase(
+    'a negative forecast maxExtra',
+    (s) => (s.spec.forecast = { mode: 'Apply', maxExtra: -1 }),
+    causes('spec.forecast.maxExtra: Invalid value: -1: must be >= 0'),
+  ),
+  setCase(
+    'a forecast maxExtra as a string',
+    (s) => (s.spec.forecast = { mode: 'Apply', maxExtra: '2' }),
+    causes('spec.forecast.maxExtra: Invalid value: "2": must be of type integer', CEL_SKIPPED),
+  ),
   // --- enums and references ---
   setCase(
     'an unknown recycle strategy',

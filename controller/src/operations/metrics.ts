@@ -8,6 +8,7 @@
  * |---|---|---|
  * | `replicas`, `ready_replicas`, `available_replicas`, `leased_replicas`, `starting_replicas`, `standby_replicas` | gauge | namespace, exporterset |
  * | `pending_leases` (pending demand) | gauge | namespace, exporterset |
+ * | `forecast_leases` (expected peak), `forecast_warm_buffer` (the buffer it would set), while `spec.forecast.mode` is not Off | gauge | namespace, exporterset |
  * | `scale_actions_total` | counter | namespace, exporterset, direction (`up`/`down`), reason |
  * | `instance_startup_seconds` (created → online) | histogram | namespace, exporterset |
  * | `lease_wait_seconds` (pending → assigned) | histogram | namespace, exporterset |
@@ -119,6 +120,8 @@ export class ControllerMetrics {
   private readonly leaseWait: Histogram<(typeof SET_LABELS)[number]>;
   private readonly reconcileDuration: Histogram<'result'>;
   private readonly reconcileErrors: Counter<(typeof SET_LABELS)[number]>;
+  private readonly forecastLeases: Gauge<(typeof SET_LABELS)[number]>;
+  private readonly forecastWarmBuffer: Gauge<(typeof SET_LABELS)[number]>;
   private queueDepth: () => number = () => 0;
 
   constructor(options: ControllerMetricsOptions = {}) {
@@ -163,6 +166,18 @@ export class ControllerMetrics {
       labelNames: SET_LABELS,
       registers,
     });
+    this.forecastLeases = new Gauge({
+      name: 'jumpstarter_exporterset_forecast_leases',
+      help: 'Forecast: the most leases expected held or waiting at once over the lead time (spec.forecast not Off).',
+      labelNames: SET_LABELS,
+      registers,
+    });
+    this.forecastWarmBuffer = new Gauge({
+      name: 'jumpstarter_exporterset_forecast_warm_buffer',
+      help: 'Forecast: the minAvailableReplicas it would set (applied in mode Apply).',
+      labelNames: SET_LABELS,
+      registers,
+    });
     const depthOf = () => this.queueDepth();
     new Gauge({
       name: 'jumpstarter_exporterset_workqueue_depth',
@@ -181,10 +196,23 @@ export class ControllerMetrics {
     for (const [key] of POOL_GAUGES) this.pool[key].set(labels, counts[key]);
   }
 
+  /**
+   * Sets the forecast gauges of `set`: each present value, the absent ones (mode Off, no forecast)
+   * removed, so a dashboard shows no stale forecast.
+   */
+  setForecast(set: SetRef, forecast: { expectedPeak?: number; warmBuffer?: number } | undefined): void {
+    const labels = labelsOf(set);
+    if (forecast?.expectedPeak !== undefined) this.forecastLeases.set(labels, forecast.expectedPeak);
+    else this.forecastLeases.remove(labels);
+    if (forecast?.warmBuffer !== undefined) this.forecastWarmBuffer.set(labels, forecast.warmBuffer);
+    else this.forecastWarmBuffer.remove(labels);
+  }
+
   /** Drops the pool gauges of a deleted set, so it stops reporting a stale pool. */
   forgetSet(set: SetRef): void {
     const labels = labelsOf(set);
     for (const [key] of POOL_GAUGES) this.pool[key].remove(labels);
+    this.setForecast(set, undefined);
   }
 
   /** Counts `count` instances created (`up`) or removed (`down`) for `reason` (e.g. `warm-buffer`, `surplus`). */

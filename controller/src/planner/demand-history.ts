@@ -4,7 +4,7 @@
  * per set, bounded in size), so it survives controller restarts and is never part of the set's status.
  *
  * Buckets are fixed intervals of wall time (`intervalMs`, hourly by default), oldest first, the last
- * one being the interval that holds `now`; at most `maxBuckets` are kept (14 days of hours).
+ * one being the interval that holds `now`; at most `DEMAND_MAX_BUCKETS` are kept (15 days of hours).
  */
 
 /** One interval of demand. */
@@ -23,6 +23,10 @@ export interface DemandHistory {
   readonly buckets: readonly DemandBucket[];
 }
 
-/** Hourly buckets over 14 days: 336 buckets, a few KB in its object. */
+/**
+ * Hourly buckets over 15 days: 360 buckets, a few KB in its object. Two weeks, and one day more: the
+ * forecast (forecast.ts) reads the same hour two weeks back for the current hour and every hour of the
+ * next day, which 14 days would have dropped just as that hour begins.
+ */
 export const DEMAND_INTERVAL_MS = 3_600_000;
-export const DEMAND_MAX_BUCKETS = 14 * 24;
+export const DEMAND_MAX_BUCKETS = 15 * 24;

@@ -38,6 +38,8 @@ import { recordedRevisions, type RecordedRevision } from './revision-history';
 import { resolvePin, viewOf, type Pin } from './pinning';
 import { readStatus, type StatusCorrection } from './status-read';
 import { updatePolicyOf, type UpdatePolicy } from './update-strategy';
+import { decideForecast, forecastSettingsOf, type ForecastDecision } from './forecast-buffer';
+import { effectiveBuffer, raisedSpec, type BufferRaise, type EffectiveBuffer } from './warm-buffer-raise';
 import {
   resolveOptions,
   type InFlightCreate,
@@ -72,7 +74,14 @@ export interface World {
   readonly provisioner: Pick<Provisioner, 'name' | 'validate'>;
   readonly now: number;
   readonly options: PlannerOptions;
+  /** The spec with the raised warm buffer in place (warm-buffer-raise.ts): what every rule plans for. */
   readonly spec: SpecValues;
+  /** The spec as written, before any raise. */
+  readonly baseSpec: SpecValues;
+  /** The warm buffer this pass plans for, and the raises that set it. */
+  readonly buffer: EffectiveBuffer;
+  /** `spec.forecast` not Off: what the forecast found (forecast-buffer.ts). */
+  readonly forecast?: ForecastDecision;
   readonly revision?: string;
   /** `spec.pinnedRevision` resolved (pinning.ts); when found, `set` and `cls` are the pinned view. */
   readonly pin: Pin;
@@ -181,13 +190,29 @@ export function observe(snapshot: PlannerSnapshot): World {
   const creating = snapshot.inFlight?.creating ?? [];
   const labels = instanceLabels(set, revision ?? set.status?.templateRevision ?? '', false);
   const firstOrdinal = firstFreeOrdinal(set, [...known, ...creating.map((c) => c.name)], snapshot.leases);
+  const demand = demandOf(snapshot, labels);
+  const owned = views.filter((v) => v.state !== 'detached' && v.state !== 'deleting');
+  const forecast = decideForecast({
+    settings: forecastSettingsOf(set),
+    spec,
+    history: snapshot.demandHistory,
+    now,
+    ...(snapshot.startupP95Ms !== undefined ? { startupP95Ms: snapshot.startupP95Ms } : {}),
+    held: owned.filter((v) => v.leased).length + demand.pending.length,
+  });
+  // Issue 17: the raises of this pass (forecast Apply; the lead merges the schedules' into this list).
+  const raises: BufferRaise[] = forecast?.raise ? [forecast.raise] : [];
+  const buffer = effectiveBuffer(spec, raises);
   return {
     set,
     cls,
     provisioner: snapshot.provisioner,
     now,
     options,
-    spec,
+    spec: raisedSpec(spec, buffer),
+    baseSpec: spec,
+    buffer,
+    ...(forecast !== undefined ? { forecast } : {}),
     ...(revision !== undefined ? { revision } : {}),
     pin,
     revisions,
@@ -195,10 +220,10 @@ export function observe(snapshot: PlannerSnapshot): World {
     ...(templateRevision !== undefined ? { templateRevision } : {}),
     inUse: revisionsInUse(snapshot),
     inFlight,
-    owned: views.filter((v) => v.state !== 'detached' && v.state !== 'deleting'),
+    owned,
     virtualCreates: creating.filter((c) => !known.has(c.name)),
     inFlightCreates: creating.length,
-    demand: demandOf(snapshot, labels),
+    demand,
     firstOrdinal,
     ...(snapshot.leaseCheck !== undefined ? { leaseCheck: snapshot.leaseCheck } : {}),
     corrections: read.corrections.map((c) =>

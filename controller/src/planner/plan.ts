@@ -6,6 +6,8 @@
  * The pipeline, each step in its own file (ARCHITECTURE.md maps every §3 rule to its file):
  *
  * 1. observe (observe.ts): the spec with defaults, each instance classified (instances.ts), demand;
+ *    the warm buffer raised by the forecast in mode Apply (forecast-buffer.ts, warm-buffer-raise.ts),
+ *    so every later rule plans for the raised spec;
  * 2. gates (class-and-parameters.ts §3.13, startup-failures.ts §3.9): a set of another provisioner is
  *    left alone but for the instances this controller made (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing,
  *    nor does a pin to a revision never recorded (pin-not-found.ts);
@@ -142,6 +144,8 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
       failures.backoffUntil,
       world.demand.nextBeginTime,
       nextStartupDeadline(world),
+      // The forecast's horizon reaches its next hour: a forecast peak warms on time without an event.
+      world.forecast?.nextChange,
     ],
   );
 }

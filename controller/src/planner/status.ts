@@ -10,7 +10,9 @@ import {
   selectorToString,
   type ExporterSet,
   type ExporterSetStatus,
+  type ForecastStatus,
 } from 'virtual-exporters/internal';
+import { forecastStatus } from './forecast-buffer';
 import type { CreateExporterAction } from './actions';
 import type { InstanceView } from './instances';
 import { issuedNextOrdinal } from './names';
@@ -137,6 +139,8 @@ export interface StatusInputs {
   readonly deleteFailure?: DeleteFailure;
   /** The recorded revisions the status names (revision-history.ts). */
   readonly revisions?: RevisionStatus;
+  /** `status.forecast` (forecast-buffer.ts), while the forecast's mode is not Off. */
+  readonly forecast?: ForecastStatus;
 }
 
 /** What a pass decided, as the status reports it. */
@@ -163,7 +167,9 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
   const booting = counters.startingReplicas ?? 0;
   const { startingNow, ...scaling } = facts.scaling;
   const classMissing = facts.classMissing?.finding;
+  const forecast = forecastStatus(world.forecast, world.set.status, world.now);
   return {
+    ...(forecast !== undefined ? { forecast } : {}),
     set: world.set,
     now: world.now,
     counters,
@@ -283,6 +289,7 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
       : {}),
     ...(inputs.revisions?.current !== undefined ? { currentRevision: inputs.revisions.current } : {}),
     ...(inputs.revisions?.pinned !== undefined ? { pinnedRevision: inputs.revisions.pinned } : {}),
+    ...(inputs.forecast !== undefined ? { forecast: inputs.forecast } : {}),
   };
 }
 

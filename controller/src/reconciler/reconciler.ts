@@ -310,6 +310,7 @@ export class Reconciler {
         standby: status.standbyReplicas ?? 0,
         pendingLeases: status.pendingLeases ?? 0,
       });
+      metrics.setForecast(ref, status.forecast);
     }
   }
 }

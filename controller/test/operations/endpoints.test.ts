@@ -146,6 +146,21 @@ describe('metrics', () => {
     expect(second).not.toContain(`jumpstarter_exporterset_replicas{${set}}`);
   });
 
+  it('show the forecast while the set has one, and drop it when it has none', async () => {
+    const metrics = new ControllerMetrics();
+    const set = 'namespace="lab",exporterset="pool"';
+    metrics.setForecast(pool, { expectedPeak: 7, warmBuffer: 5 });
+    const lines = (await metrics.render()).split('\n');
+    expect(lines).toContain(`jumpstarter_exporterset_forecast_leases{${set}} 7`);
+    expect(lines).toContain(`jumpstarter_exporterset_forecast_warm_buffer{${set}} 5`);
+    // No forecast (no history yet): neither gauge; mode Off or a deleted set: the same.
+    metrics.setForecast(pool, {});
+    expect(await metrics.render()).not.toContain(`jumpstarter_exporterset_forecast_leases{${set}}`);
+    metrics.setForecast(pool, { expectedPeak: 2, warmBuffer: 2 });
+    metrics.forgetSet(pool);
+    expect(await metrics.render()).not.toContain(`jumpstarter_exporterset_forecast_warm_buffer{${set}}`);
+  });
+
   it('keep registries apart, and can add the Node process metrics', async () => {
     const plain = new ControllerMetrics();
     const withProcess = new ControllerMetrics({ processMetrics: true });

@@ -29,6 +29,13 @@ describe('effective warm buffer', () => {
     expect(raisedSpec(spec, buffer)).toMatchObject({ minAvailable, minReplicas, maxReplicas: 10 });
   });
 
+  it('maxReplicas 0 is no ceiling: the raise holds whole', () => {
+    const unbounded = { minReplicas: 0, maxReplicas: 0, minAvailable: 1 } as SpecValues;
+    const buffer = effectiveBuffer(unbounded, [raise('forecast', 12, 3)]);
+    expect([buffer.minAvailable, buffer.minReplicas]).toEqual([12, 3]);
+    expect(buffer.raisedBy.map((r) => r.name)).toEqual(['forecast']);
+  });
+
   it('never goes above the ceiling nor below the spec, whatever is asked', () => {
     for (let i = 0; i < 500; i++) {
       const asks = Array.from({ length: i % 4 }, (_, k) =>

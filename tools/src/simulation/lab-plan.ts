@@ -3,11 +3,13 @@
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
  * changes, class edits that break and fix parameters, resizes, set deletions, pauses, controller
  * restarts, Pod crashes, clock skew, tampered status, the pool operations of issue 16: scale-in order,
- * update strategy, requested recycle; ExporterOperations), the fault rates of the API and the stretches in
+ * update strategy, requested recycle; ExporterOperations; for some seeds a lease load with a daily or
+ * weekly pattern, lease-load.ts), the fault rates of the API and the stretches in
  * which it refuses one kind of write. Some seeds add two sets whose selectors overlap (leases that
  * select both) and start without Jumpstarter's Lease CRD, which appears later.
  * Pure: the seed decides everything.
  */
+import { planLeaseLoad, type LoadPattern } from './lease-load';
 import { seededRandom, type Random } from './random';
 
 export interface ClassPlan {
@@ -191,6 +193,8 @@ export interface LabPlan {
   readonly faults: FaultPlan;
   /** Cluster milliseconds of chaos (operations and faults) before the calm phase. */
   readonly chaosMs: number;
+  /** The shape of the lease load beyond the random leases (lease-load.ts). */
+  readonly loadPattern: LoadPattern;
 }
 
 export interface LabPlanOptions {
@@ -390,6 +394,14 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
     operations.push({ atMs: Math.round(at), operation: planOperation(random, sets, classes) });
   }
   operations.push(...planExporterOperations(seed, plainSets, chaosMs));
+  const load = planLeaseLoad(
+    seed,
+    plainSets.map((s) => s.name),
+    chaosMs,
+  );
+  for (const { atMs, set, durationSeconds } of load.leases) {
+    operations.push({ atMs, operation: { kind: 'lease', set, durationSeconds } });
+  }
   if (leaseCrdLateMs > 0) {
     operations.push({ atMs: leaseCrdLateMs, operation: { kind: 'lease-crd-appears' } });
   }
@@ -411,5 +423,6 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
       leaseCrdLateMs,
     },
     chaosMs,
+    loadPattern: load.pattern,
   };
 }

@@ -81,6 +81,8 @@ export interface SeedResult {
   /** How often each kind of fault fired. */
   readonly faults: Readonly<Record<string, number>>;
   readonly restarts: number;
+  /** The seed's lease-load pattern (flat, daily, weekly). */
+  readonly loadPattern?: string;
   /** The most Exporters one set created within a cluster minute (`unbounded-creates`). */
   readonly peakCreatesPerMinute?: number;
   /** Cluster milliseconds from the calm phase's start to convergence (undefined: never). */
@@ -708,6 +710,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     operations: { applied, refused },
     faults: faultHits,
     restarts,
+    loadPattern: plan.loadPattern,
     peakCreatesPerMinute: clockMonitor.peakCreatesPerMinute(),
     ...(convergedAfterMs !== undefined ? { convergedAfterMs } : {}),
     wallMs: Date.now() - started,

@@ -12,6 +12,8 @@ export interface RunSummary {
   readonly operations: { readonly applied: number; readonly refused: number };
   readonly faults: Readonly<Record<string, number>>;
   readonly restarts: number;
+  /** Seeds by lease-load pattern (flat, daily, weekly). */
+  readonly loadPatterns: Readonly<Record<string, number>>;
   /** The most Exporters one set created within a cluster minute, over all seeds. */
   readonly peakCreatesPerMinute: number;
   /** Cluster milliseconds from calm to convergence: median and largest. */
@@ -26,7 +28,9 @@ export function summarize(results: readonly SeedResult[], wallMs: number): RunSu
   let applied = 0;
   let refused = 0;
   let restarts = 0;
+  const loadPatterns: Record<string, number> = {};
   for (const r of results) {
+    if (r.loadPattern !== undefined) loadPatterns[r.loadPattern] = (loadPatterns[r.loadPattern] ?? 0) + 1;
     applied += r.operations.applied;
     refused += r.operations.refused;
     restarts += r.restarts;
@@ -44,6 +48,7 @@ export function summarize(results: readonly SeedResult[], wallMs: number): RunSu
     operations: { applied, refused },
     faults,
     restarts,
+    loadPatterns,
     peakCreatesPerMinute: Math.max(0, ...results.map((r) => r.peakCreatesPerMinute ?? 0)),
     convergence: {
       p50Ms: times.length > 0 ? times[Math.floor((times.length - 1) / 2)] : 0,
@@ -70,6 +75,12 @@ export function formatSummary(summary: RunSummary, extraArgs: readonly string[] 
         .join(', ') || 'none'
     }`,
     `controller restarts: ${summary.restarts}`,
+    `lease load: ${
+      Object.entries(summary.loadPatterns)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([pattern, n]) => `${pattern} ${n}`)
+        .join(', ') || 'not reported'
+    }`,
     `most Exporter creates of one set in a cluster minute: ${summary.peakCreatesPerMinute}`,
     `convergence after faults stop (cluster time): p50 ${(summary.convergence.p50Ms / 1000).toFixed(1)} s, max ${(summary.convergence.maxMs / 1000).toFixed(1)} s`,
     `wall time: ${(summary.wallMs / 1000).toFixed(1)} s`,

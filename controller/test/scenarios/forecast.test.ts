@@ -1,0 +1,115 @@
+/**
+ * Forecast warm buffers (issue 17) on the test cluster: a set in mode Apply whose demand history shows
+ * three leases at once in the same hour one and two weeks ago has those three instances Online when
+ * that hour begins — warmed a lead time ahead (the default 10 minutes: no startup p95 is measured
+ * here), not earlier — and reports it in status.forecast; the controller wakes for it with no event.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { DemandHistory } from '../../src/planner/demand-history';
+import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
+import { DEFAULT_FORECAST_LEAD_MS, WEEK_MS } from '../../src/planner/forecast';
+import { NS, createClass, createSet, getSet, scenarioPerTest, until, writesWhenSettled } from './support';
+
+const startScenario = scenarioPerTest();
+const HOUR = DEMAND_INTERVAL_MS;
+const MINUTE = 60_000;
+
+/** 15 days of hours up to the one holding `now`, quiet but for `peak` leases in `hour` 1 and 2 weeks back. */
+function historyWithPeak(now: number, hour: number, peak: number): DemandHistory {
+  const current = Math.floor(now / HOUR) * HOUR;
+  const start = current - (DEMAND_MAX_BUCKETS - 1) * HOUR;
+  const peaks = new Set([hour - WEEK_MS, hour - 2 * WEEK_MS]);
+  return {
+    intervalMs: HOUR,
+    start,
+    buckets: Array.from({ length: DEMAND_MAX_BUCKETS }, (_, i) =>
+      peaks.has(start + i * HOUR) ? { arrivals: peak, peak } : { arrivals: 0, peak: 0 },
+    ),
+  };
+}
+
+describe('forecast mode Apply', () => {
+  it('has the forecast peak warm when its hour begins, warming a lead time ahead', async () => {
+    // The controller's clock is the cluster's here (no offset); 1 real second is 150 cluster seconds.
+    const speedUp = 150;
+    const started = Date.now();
+    // The peak hour: the next whole hour at least the lead time and 5 minutes away.
+    let peakHour = Math.ceil(started / HOUR) * HOUR;
+    if (peakHour - started < DEFAULT_FORECAST_LEAD_MS + 5 * MINUTE) peakHour += HOUR;
+    const history = historyWithPeak(started, peakHour, 3);
+    const scenario = await startScenario({
+      speedUp,
+      demandHistory: (key) => (key === `${NS}/ahead` ? history : undefined),
+    });
+    const { cluster } = scenario;
+    const now = () => cluster.clocks.controller.now();
+    const status = () => getSet(cluster, 'ahead')?.status;
+
+    createClass(cluster);
+    createSet(cluster, 'ahead', {
+      minAvailableReplicas: 0,
+      maxReplicas: 5,
+      forecast: { mode: 'Apply' },
+    });
+    await until('the forecast in status', () => status()?.forecast);
+    expect(status()?.forecast).toMatchObject({
+      mode: 'Apply',
+      expectedPeak: 0,
+      warmBuffer: 0,
+      applied: false,
+    });
+
+    // Until the lead time before the peak hour, nothing is warmed.
+    const warmFrom = peakHour - DEFAULT_FORECAST_LEAD_MS;
+    await until('two minutes before the warming', () => now() >= warmFrom - 2 * MINUTE, 60_000);
+    expect(status()?.availableReplicas ?? 0).toBe(0);
+    expect(status()?.forecast?.applied).toBe(false);
+
+    // Then the buffer is raised, and the three instances are Online before the hour begins.
+    const warm = await until(
+      'three warm instances',
+      () => ((status()?.availableReplicas ?? 0) >= 3 ? now() : false),
+      60_000,
+    );
+    expect(warm).toBeGreaterThanOrEqual(warmFrom);
+    expect(warm).toBeLessThan(peakHour);
+    expect(status()?.forecast).toMatchObject({
+      mode: 'Apply',
+      expectedPeak: 3,
+      warmBuffer: 3,
+      applied: true,
+    });
+    // A steady forecast writes nothing (its time is kept while its values stay).
+    expect(await writesWhenSettled(cluster, 5 * MINUTE)).toBe(0);
+  }, 120_000);
+});
+
+describe('forecast mode ForecastOnly', () => {
+  it('shows the buffer the forecast would set and changes nothing', async () => {
+    const speedUp = 150;
+    const started = Date.now();
+    let peakHour = Math.ceil(started / HOUR) * HOUR;
+    if (peakHour - started < DEFAULT_FORECAST_LEAD_MS + 5 * MINUTE) peakHour += HOUR;
+    const history = historyWithPeak(started, peakHour, 3);
+    const scenario = await startScenario({
+      speedUp,
+      demandHistory: (key) => (key === `${NS}/shown` ? history : undefined),
+    });
+    const { cluster } = scenario;
+    const now = () => cluster.clocks.controller.now();
+    const status = () => getSet(cluster, 'shown')?.status;
+
+    createClass(cluster);
+    createSet(cluster, 'shown', {
+      minAvailableReplicas: 0,
+      maxReplicas: 5,
+      forecast: { mode: 'ForecastOnly' },
+    });
+    await until('the forecast of the peak', () => status()?.forecast?.warmBuffer === 3, 60_000);
+    expect(now()).toBeGreaterThanOrEqual(peakHour - DEFAULT_FORECAST_LEAD_MS);
+    expect(status()?.forecast).toMatchObject({ mode: 'ForecastOnly', expectedPeak: 3, applied: false });
+    await until('the peak hour', () => now() >= peakHour + MINUTE, 60_000);
+    expect(status()?.availableReplicas ?? 0).toBe(0);
+    expect(status()?.standbyReplicas).toBe(1);
+  }, 120_000);
+});
