@@ -19,7 +19,10 @@ import { ControllerMetrics } from '../../src/operations/metrics';
 /** The series names a registry exposes. */
 async function exportedNames(metrics: ControllerMetrics): Promise<Set<string>> {
   const names = new Set<string>();
-  for (const metric of await metrics.registry.getMetricsAsJSON()) {
+  for (const metric of (await metrics.registry.getMetricsAsJSON()) as unknown as {
+    name: string;
+    type: string;
+  }[]) {
     if (metric.type === 'histogram') {
       for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
     } else if (metric.type === 'summary') {
