@@ -60,7 +60,7 @@ import { readPoolRows } from './pool-status';
 import { offClusterLine, unservedPoolLine } from './report';
 import { distribution, summarize, type Distribution, type LabSummary, type LeaseRecord } from './summary';
 import type { PoolRow } from './table';
-import { nextWholeMinute, workdayPlanning, type PoolPlanning } from './workday';
+import { MINUTE_MS, workdayPlanning, type PoolPlanning } from './workday';
 
 /** The identity the controller's requests are counted under. */
 export const CONTROLLER_IDENTITY = 'controller';
@@ -98,6 +98,8 @@ export interface LabOptions {
    * why not). @default true
    */
   readonly offCluster?: boolean;
+  /** `workday`: the day starts on a multiple of this many wall ms (cron names whole minutes). @default 60000 */
+  readonly dayAlignMs?: number;
 }
 
 /** What became of the app's off-cluster pools. */
@@ -338,7 +340,9 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
     }
     let planning: Record<string, PoolPlanning> | undefined;
     if (options.profile === 'workday') {
-      const dayStart = nextWholeMinute(clock.now());
+      // Cron names whole minutes: the day starts on one (tests align on less).
+      const align = options.dayAlignMs ?? MINUTE_MS;
+      const dayStart = Math.ceil(clock.now() / align) * align;
       const day = { startMs: dayStart, lengthMs: options.durationMs };
       planning = Object.fromEntries(pools.map((p) => [p.name, workdayPlanning(p, day)]));
       const plannedSets = objects.flatMap((object) => {

@@ -52,12 +52,7 @@ export interface WallDay {
   readonly lengthMs: number;
 }
 
-const MINUTE_MS = 60_000;
-
-/** The next whole wall-clock minute at or after `ms`. */
-export function nextWholeMinute(ms: number): number {
-  return Math.ceil(ms / MINUTE_MS) * MINUTE_MS;
-}
+export const MINUTE_MS = 60_000;
 
 /** A cron expression (minute hour day-of-month month day-of-week) firing at `ms`'s UTC minute. */
 export function cronAt(ms: number): string {
