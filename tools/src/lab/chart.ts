@@ -142,13 +142,13 @@ function panel(
     `<g class="panel" id="${escapeXml(idOf(pool.name))}">`,
     `<text class="pool-name" x="${plot.left}" y="${top + 16}" font-size="13" font-weight="bold">${escapeXml(pool.name)}</text>`,
   ];
-  // Schedule windows first, so the lines are drawn over them.
+  // Schedule windows first, so the lines are drawn over them; their names sit below the load marker's.
   for (const span of windowSpans(pool.points)) {
     const x1 = x(span.fromMs);
     const x2 = x(span.toMs);
     parts.push(
       `<rect class="window" data-windows="${escapeXml(span.names.join(','))}" x="${fmt(x1)}" y="${plot.top}" width="${fmt(Math.max(0.5, x2 - x1))}" height="${plot.bottom - plot.top}" fill="${WINDOW_FILL}"/>`,
-      `<text class="window-name" x="${fmt(x1 + 3)}" y="${plot.top + 10}" fill="#8a6d00">${escapeXml(span.names.join(' + '))}</text>`,
+      `<text class="window-name" x="${fmt(x1 + 3)}" y="${plot.top + 22}" fill="#8a6d00">${escapeXml(span.names.join(' + '))}</text>`,
     );
   }
   for (let v = 0; v <= yMax + 1e-9; v += yStep) {
