@@ -183,6 +183,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   let workers: Promise<void> | undefined;
   let resolveDone!: (reason: StopReason) => void;
   const done = new Promise<StopReason>((resolve) => (resolveDone = resolve));
+  metrics.bindLeader(options.provisioner.name, () => leading && !stopping);
 
   const metricsEndpoint = await startMetricsServer({
     bindAddress: options.metricsBindAddress,

@@ -2,6 +2,7 @@ import { Labels, ProvisionerNames, type JsonObject, type ResourceRequirements } 
 import { jumpstarterCrds, ourCrds } from '../crds';
 import { compact } from './compact';
 import { getProvisioner } from '../provisioners/registry';
+import { buildOpsPack, type OpsPackInput } from './ops-pack';
 import { controllerRules, LEADER_ELECTION_RULES, toPolicyRules } from './rbac';
 
 /**
@@ -73,6 +74,11 @@ export interface ExporterSetControllerInput {
   readonly installCrds?: boolean;
   /** Also install our Exporter and Lease CRDs; only for clusters without Jumpstarter. @default false */
   readonly installJumpstarterCrds?: boolean;
+  /**
+   * The ops pack: a ServiceMonitor, a PrometheusRule with runbooks, and Grafana and Perses dashboards
+   * in ConfigMaps, each asked for by its own switch. @default none of them
+   */
+  readonly opsPack?: OpsPackInput;
 }
 
 /**
@@ -84,6 +90,7 @@ export const INSTALLER_LAYOUT_FIELDS = [
   'watchNamespaces',
   'installCrds',
   'installJumpstarterCrds',
+  'opsPack',
 ] as const;
 export type InstallerLayoutField = (typeof INSTALLER_LAYOUT_FIELDS)[number];
 
@@ -171,7 +178,8 @@ function deployment(input: ExporterSetControllerInput, namespace: string, provis
 
 /**
  * Every object of a controller installation, in apply order: CRDs, ServiceAccount, RBAC, leader
- * election, one Deployment per provisioner, the metrics Service. Inputs are validated by
+ * election, one Deployment per provisioner, the metrics Service, then the parts of the ops pack asked
+ * for (monitoring objects, dashboards). Inputs are validated by
  * `validateExporterSetControllerInput` first.
  */
 export function buildExporterSetController(input: ExporterSetControllerInput): JsonObject[] {
@@ -251,14 +259,23 @@ export function buildExporterSetController(input: ExporterSetControllerInput): J
 
   objects.push(...provisioners.map((p) => deployment(input, namespace, p)));
 
+  const metricsService = { name: `${CONTROLLER_NAME}-metrics`, labels: commonLabels('metrics') };
   objects.push({
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: `${CONTROLLER_NAME}-metrics`, namespace, labels: commonLabels('metrics') },
+    metadata: { name: metricsService.name, namespace, labels: metricsService.labels },
     spec: {
       selector: { [Labels.appName]: CONTROLLER_NAME, [Labels.appComponent]: 'controller' },
       ports: [{ name: 'metrics', port: METRICS_PORT, targetPort: 'metrics', protocol: 'TCP' }],
     },
   });
+  objects.push(
+    ...buildOpsPack(input.opsPack, {
+      namespace,
+      name: CONTROLLER_NAME,
+      metricsService,
+      labelsFor: (component) => commonLabels(component),
+    }),
+  );
   return objects;
 }

@@ -1,7 +1,29 @@
 import type { ValidationIssue } from '../core/issue';
-import { validateDns1123Label } from '../core/names';
+import { validateDns1123Label, validateLabels } from '../core/names';
 import { getProvisioner, knownProvisionerNames } from '../provisioners/registry';
 import type { ExporterSetControllerInput } from './installer';
+import type { OpsPackInput } from './ops-pack';
+
+/** A Prometheus duration such as `30s` or `1m30s` (units ms, s, m, h, d, w, y; largest first). */
+const PROMETHEUS_DURATION = /^(?:\d+y)?(?:\d+w)?(?:\d+d)?(?:\d+h)?(?:\d+m)?(?:\d+s)?(?:\d+ms)?$/;
+
+function opsPackIssues(opsPack: OpsPackInput | undefined): ValidationIssue[] {
+  if (opsPack === undefined) return [];
+  const issues = validateLabels(opsPack.labels, 'opsPack.labels');
+  const interval = opsPack.scrapeInterval;
+  if (
+    interval !== undefined &&
+    (interval === '' || !PROMETHEUS_DURATION.test(interval) || !/[1-9]/.test(interval))
+  ) {
+    issues.push({
+      path: 'opsPack.scrapeInterval',
+      value: interval,
+      message:
+        'must be a positive Prometheus duration such as "30s" or "1m30s" (units y, w, d, h, m, s, ms, largest first)',
+    });
+  }
+  return issues;
+}
 
 function positiveInteger(path: string, value: number | undefined, min: number): ValidationIssue[] {
   if (value === undefined || (Number.isInteger(value) && value >= min)) return [];
@@ -69,5 +91,6 @@ export function validateExporterSetControllerInput(input: ExporterSetControllerI
   }
   issues.push(...positiveInteger('maxBurst', input.maxBurst, 1));
   issues.push(...positiveInteger('workers', input.workers, 1));
+  issues.push(...opsPackIssues(input.opsPack));
   return issues;
 }

@@ -15,7 +15,7 @@ import { kubernetesObject } from './kubernetes-object';
 
 /**
  * The framework-neutral installer settings (`ExporterSetControllerInput`, where each is documented). The layout fields, which decide which
- * objects exist (`provisioners`, `watchNamespaces`, `installCrds`, `installJumpstarterCrds`), are plain
+ * objects exist (`provisioners`, `watchNamespaces`, `installCrds`, `installJumpstarterCrds`, `opsPack`), are plain
  * values, because Pulumi must know its resources before Outputs resolve; the rest may be Inputs.
  */
 export interface ExporterSetControllerArgs

@@ -43,6 +43,20 @@ export function kubernetesObject(
       return new k8s.rbac.v1.ClusterRole(name, fields as k8s.rbac.v1.ClusterRoleArgs, opts);
     case 'ClusterRoleBinding':
       return new k8s.rbac.v1.ClusterRoleBinding(name, fields as k8s.rbac.v1.ClusterRoleBindingArgs, opts);
+    case 'ConfigMap':
+      return new k8s.core.v1.ConfigMap(name, fields as k8s.core.v1.ConfigMapArgs, opts);
+    // The ops pack's Prometheus Operator kinds have no typed class in @pulumi/kubernetes.
+    case 'ServiceMonitor':
+    case 'PrometheusRule':
+      return new k8s.apiextensions.CustomResource(
+        name,
+        {
+          ...(fields as Record<string, pulumi.Input<unknown>>),
+          apiVersion: shape.apiVersion as string,
+          kind: shape.kind,
+        },
+        opts,
+      );
     default:
       throw new Error(
         `no @pulumi/kubernetes resource is mapped for kind ${JSON.stringify(shape.kind)}; add it to kubernetesObject`,

@@ -15,6 +15,7 @@
  * | `reconcile_duration_seconds` | histogram | result (`success`/`error`) |
  * | `reconcile_errors_total` | counter | namespace, exporterset |
  * | `workqueue_depth` | gauge | — |
+ * | `leader` (1 while this process leads and reconciles, else 0) | gauge | provisioner |
  *
  * Reconcile durations carry no set label (a histogram per set is costly and the per-set question is
  * "does it fail", which the errors counter answers).
@@ -123,6 +124,7 @@ export class ControllerMetrics {
   private readonly forecastLeases: Gauge<(typeof SET_LABELS)[number]>;
   private readonly forecastWarmBuffer: Gauge<(typeof SET_LABELS)[number]>;
   private queueDepth: () => number = () => 0;
+  private leadership?: { provisioner: string; isLeader: () => boolean };
 
   constructor(options: ControllerMetricsOptions = {}) {
     const own = new Registry();
@@ -187,6 +189,19 @@ export class ControllerMetrics {
         this.set(depthOf());
       },
     });
+    // Every replica reports whether it leads, so "replicas are up but none leads" is a query: the
+    // election Lease itself is not a metric, and standbys export no pool gauges.
+    const leadershipOf = () => this.leadership;
+    new Gauge({
+      name: 'jumpstarter_exporterset_leader',
+      help: 'Whether this process leads (1: it holds the election Lease and reconciles; always 1 once started without --leader-elect).',
+      labelNames: ['provisioner'],
+      registers,
+      collect() {
+        const leadership = leadershipOf();
+        if (leadership) this.set({ provisioner: leadership.provisioner }, leadership.isLeader() ? 1 : 0);
+      },
+    });
     this.registry = options.processMetrics ? Registry.merge([own, processMetricsRegistry()]) : own;
   }
 
@@ -239,6 +254,11 @@ export class ControllerMetrics {
   /** Where the work-queue depth is read at each scrape. */
   bindQueueDepth(depth: () => number): void {
     this.queueDepth = depth;
+  }
+
+  /** Where leadership is read at each scrape; `provisioner` is the `--provisioner` this process runs. */
+  bindLeader(provisioner: string, isLeader: () => boolean): void {
+    this.leadership = { provisioner, isLeader };
   }
 
   /** The exposition text of every metric. */

@@ -93,6 +93,8 @@ describe('metrics', () => {
     const metrics = new ControllerMetrics();
     let depth = 3;
     metrics.bindQueueDepth(() => depth);
+    let leading = true;
+    metrics.bindLeader('qemu.jumpstarter.dev', () => leading);
     metrics.setPool(pool, {
       replicas: 5,
       ready: 4,
@@ -134,15 +136,18 @@ describe('metrics', () => {
       'jumpstarter_exporterset_reconcile_duration_seconds_count{result="error"} 1',
       `jumpstarter_exporterset_reconcile_errors_total{${set}} 1`,
       'jumpstarter_exporterset_workqueue_depth 3',
+      'jumpstarter_exporterset_leader{provisioner="qemu.jumpstarter.dev"} 1',
     ]) {
       expect(first.text.split('\n')).toContain(line);
     }
 
     // The queue depth is read at scrape time; a deleted set stops reporting its pool.
     depth = 0;
+    leading = false;
     metrics.forgetSet(pool);
     const second = (await get(`${server!.url}/metrics`)).text;
     expect(second).toContain('jumpstarter_exporterset_workqueue_depth 0');
+    expect(second).toContain('jumpstarter_exporterset_leader{provisioner="qemu.jumpstarter.dev"} 0');
     expect(second).not.toContain(`jumpstarter_exporterset_replicas{${set}}`);
   });
 

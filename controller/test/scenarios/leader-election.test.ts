@@ -51,6 +51,13 @@ describe('leader election: two replicas', () => {
     expect(Object.values(replicas).filter((m) => m.isLeader())).toHaveLength(1);
     expect(cluster.counters.total({ identity: leaderId, ...POOL_WRITES })).toBeGreaterThan(0);
     expect(cluster.counters.total({ identity: followerId, ...POOL_WRITES })).toBe(0);
+    // Each replica's leader gauge says which one leads (the ops pack's LeaderMissing alert reads it).
+    const leaderGauge = async (m: Manager) =>
+      (await m.metrics.render()).split('\n').find((l) => l.startsWith('jumpstarter_exporterset_leader{'));
+    expect(await leaderGauge(replicas[leaderId])).toMatch(
+      /^jumpstarter_exporterset_leader\{provisioner="[^"]+"\} 1$/,
+    );
+    expect(await leaderGauge(replicas[followerId])).toMatch(/ 0$/);
 
     // The leader shuts down; the follower takes over and serves.
     await replicas[leaderId].stop();

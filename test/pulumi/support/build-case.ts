@@ -5,7 +5,13 @@ import { classPropsOf, propsOf, type InvalidPropsCase } from '../../support/inva
 export const RESULT_MARKER = 'invalid-props-failures: ';
 
 /** Installer args that decide which resources exist: always plain values (see ExporterSetControllerArgs). */
-const LAYOUT_ARGS = new Set(['provisioners', 'watchNamespaces', 'installCrds', 'installJumpstarterCrds']);
+const LAYOUT_ARGS = new Set([
+  'provisioners',
+  'watchNamespaces',
+  'installCrds',
+  'installJumpstarterCrds',
+  'opsPack',
+]);
 
 function wrapArgs(props: Record<string, unknown>, wrap: (value: unknown) => unknown): any {
   return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, LAYOUT_ARGS.has(k) ? v : wrap(v)]));

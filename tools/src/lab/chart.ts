@@ -1,8 +1,10 @@
 /**
  * The lab's chart: one panel per pool, stacked, plotting pool size (replicas), available instances
- * and pending leases over the run as step lines. A self-contained SVG document (no scripts, fonts
- * or stylesheets from elsewhere), so it opens in any browser or image viewer and can be attached to
- * a CI run.
+ * and pending leases over the run as step lines. When the set reports them, it also marks the
+ * schedule windows in effect (shaded spans, named), the warm buffer the forecast would set (a dashed
+ * line) and the warm-hit ratio (a line on a 0–100 % axis at the right). A self-contained SVG document
+ * (no scripts, fonts or stylesheets from elsewhere), so it opens in any browser or image viewer and
+ * can be attached to a CI run.
  */
 
 export interface ChartPoint {
@@ -11,6 +13,12 @@ export interface ChartPoint {
   readonly replicas: number;
   readonly available: number;
   readonly pending: number;
+  /** Schedule windows in effect (none: no window; absent: not reported). */
+  readonly windows?: readonly string[];
+  /** The warm buffer the forecast would set. */
+  readonly forecast?: number;
+  /** Share of leases served warm, 0–1. */
+  readonly warmHit?: number;
 }
 
 export interface ChartPool {
@@ -27,6 +35,8 @@ export interface ChartInput {
   readonly durationMs: number;
   /** A vertical marker (the load's start), ms. */
   readonly markerMs?: number;
+  /** A simulated day played from `startMs` over `lengthMs`: hours are marked under the time axis. */
+  readonly day?: { readonly startMs: number; readonly lengthMs: number };
   readonly pools: readonly ChartPool[];
 }
 
@@ -36,14 +46,30 @@ export const CHART_SERIES = [
   { key: 'pending', label: 'pending leases', color: '#d62728' },
 ] as const satisfies readonly { key: keyof ChartPoint; label: string; color: string }[];
 
+/** Drawn only where a pool reports them. */
+export const OPTIONAL_SERIES = [
+  { key: 'forecast', label: 'forecast warm buffer', color: '#9467bd' },
+  { key: 'warmHit', label: 'warm-hit ratio (right axis)', color: '#ff7f0e' },
+] as const satisfies readonly { key: keyof ChartPoint; label: string; color: string }[];
+const WINDOW_FILL = '#fdf1c7';
+
 const WIDTH = 800;
 const PANEL_HEIGHT = 190;
 const HEADER = 64;
+const DAY_AXIS = 14;
 const MARGIN = { left: 52, right: 20, top: 26, bottom: 30 } as const;
 
 /** Renders the chart as an SVG document. */
 export function renderChart(input: ChartInput): string {
-  const height = HEADER + input.pools.length * PANEL_HEIGHT + 8;
+  const panelHeight = PANEL_HEIGHT + (input.day ? DAY_AXIS : 0);
+  const legendRows = Math.ceil(
+    (CHART_SERIES.length +
+      OPTIONAL_SERIES.filter((s) => input.pools.some((p) => p.points.some((q) => q[s.key] !== undefined)))
+        .length +
+      (input.pools.some((p) => p.points.some((q) => (q.windows?.length ?? 0) > 0)) ? 1 : 0)) /
+      4,
+  );
+  const height = HEADER + (legendRows - 1) * 14 + input.pools.length * panelHeight + 8;
   const durationMs = Math.max(1, input.durationMs);
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
@@ -55,24 +81,48 @@ export function renderChart(input: ChartInput): string {
   if (input.subtitle) {
     out.push(`<text x="${MARGIN.left}" y="37" fill="#555555">${escapeXml(input.subtitle)}</text>`);
   }
-  CHART_SERIES.forEach((series, i) => {
-    const x = MARGIN.left + i * 170;
+  const points = input.pools.flatMap((p) => p.points);
+  const legend: { label: string; color: string; swatch: 'line' | 'area' }[] = [
+    ...CHART_SERIES.map((s) => ({ ...s, swatch: 'line' as const })),
+    ...OPTIONAL_SERIES.filter((s) => points.some((p) => p[s.key] !== undefined)).map((s) => ({
+      ...s,
+      swatch: 'line' as const,
+    })),
+    ...(points.some((p) => (p.windows?.length ?? 0) > 0)
+      ? [{ label: 'schedule window', color: WINDOW_FILL, swatch: 'area' as const }]
+      : []),
+  ];
+  const perRow = 4;
+  legend.forEach((entry, i) => {
+    const x = MARGIN.left + (i % perRow) * 180;
+    const y = 52 + Math.floor(i / perRow) * 14;
+    const swatch =
+      entry.swatch === 'line'
+        ? `<line x1="${x}" y1="${y}" x2="${x + 18}" y2="${y}" stroke="${entry.color}" stroke-width="2"/>`
+        : `<rect x="${x}" y="${y - 5}" width="18" height="10" fill="${entry.color}" stroke="#e0c060"/>`;
     out.push(
-      `<g class="legend"><line x1="${x}" y1="52" x2="${x + 18}" y2="52" stroke="${series.color}" stroke-width="2"/>` +
-        `<text x="${x + 24}" y="56">${escapeXml(series.label)}</text></g>`,
+      `<g class="legend">${swatch}<text x="${x + 24}" y="${y + 4}">${escapeXml(entry.label)}</text></g>`,
     );
   });
+  const top = HEADER + (Math.ceil(legend.length / perRow) - 1) * 14;
   input.pools.forEach((pool, i) =>
-    out.push(panel(pool, HEADER + i * PANEL_HEIGHT, durationMs, input.markerMs)),
+    out.push(panel(pool, top + i * panelHeight, durationMs, input.markerMs, input.day)),
   );
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
 
-function panel(pool: ChartPool, top: number, durationMs: number, markerMs: number | undefined): string {
+function panel(
+  pool: ChartPool,
+  top: number,
+  durationMs: number,
+  markerMs: number | undefined,
+  day: ChartInput['day'],
+): string {
+  const hasWarmHit = pool.points.some((p) => p.warmHit !== undefined);
   const plot = {
     left: MARGIN.left,
-    right: WIDTH - MARGIN.right,
+    right: WIDTH - MARGIN.right - (hasWarmHit ? 24 : 0),
     top: top + MARGIN.top,
     bottom: top + PANEL_HEIGHT - MARGIN.bottom,
   };
@@ -80,6 +130,7 @@ function panel(pool: ChartPool, top: number, durationMs: number, markerMs: numbe
     1,
     pool.maxReplicas ?? 0,
     ...pool.points.flatMap((p) => CHART_SERIES.map((s) => p[s.key])),
+    ...pool.points.flatMap((p) => (p.forecast !== undefined ? [p.forecast] : [])),
   );
   const yStep = Math.max(1, niceStep(highest, 4)); // counts: whole steps
   const yMax = Math.ceil(highest / yStep) * yStep;
@@ -91,6 +142,15 @@ function panel(pool: ChartPool, top: number, durationMs: number, markerMs: numbe
     `<g class="panel" id="${escapeXml(idOf(pool.name))}">`,
     `<text class="pool-name" x="${plot.left}" y="${top + 16}" font-size="13" font-weight="bold">${escapeXml(pool.name)}</text>`,
   ];
+  // Schedule windows first, so the lines are drawn over them; their names sit below the load marker's.
+  for (const span of windowSpans(pool.points)) {
+    const x1 = x(span.fromMs);
+    const x2 = x(span.toMs);
+    parts.push(
+      `<rect class="window" data-windows="${escapeXml(span.names.join(','))}" x="${fmt(x1)}" y="${plot.top}" width="${fmt(Math.max(0.5, x2 - x1))}" height="${plot.bottom - plot.top}" fill="${WINDOW_FILL}"/>`,
+      `<text class="window-name" x="${fmt(x1 + 3)}" y="${plot.top + 22}" fill="#8a6d00">${escapeXml(span.names.join(' + '))}</text>`,
+    );
+  }
   for (let v = 0; v <= yMax + 1e-9; v += yStep) {
     parts.push(
       `<line x1="${plot.left}" y1="${fmt(y(v))}" x2="${plot.right}" y2="${fmt(y(v))}" stroke="#e5e5e5"/>`,
@@ -119,14 +179,76 @@ function panel(pool: ChartPool, top: number, durationMs: number, markerMs: numbe
       `<text x="${fmt(x(markerMs) + 4)}" y="${plot.top + 10}" fill="#777777">load starts</text>`,
     );
   }
+  if (day) {
+    const hourMs = day.lengthMs / 24;
+    for (let hour = 0; hour <= 24; hour += 3) {
+      const t = day.startMs + hour * hourMs;
+      if (t < 0 || t > durationMs) continue;
+      parts.push(
+        `<text class="hour" x="${fmt(x(t))}" y="${plot.bottom + 16 + DAY_AXIS}" text-anchor="middle" fill="#8a6d00">${String(hour % 24).padStart(2, '0')}:00</text>`,
+      );
+    }
+  }
   for (const series of CHART_SERIES) {
     const points = stepPoints(pool.points.map((p) => [x(p.tMs), y(p[series.key])] as const));
     parts.push(
       `<polyline class="series ${series.key}" fill="none" stroke="${series.color}" stroke-width="1.8" points="${points}"/>`,
     );
   }
+  for (const segment of definedSegments(pool.points, (p) => p.forecast)) {
+    parts.push(
+      `<polyline class="series forecast" fill="none" stroke="${OPTIONAL_SERIES[0].color}" stroke-width="1.5" stroke-dasharray="5 3" points="${stepPoints(segment.map(([t, v]) => [x(t), y(v)] as const))}"/>`,
+    );
+  }
+  if (hasWarmHit) {
+    const yRatio = (r: number) => plot.bottom - Math.min(1, Math.max(0, r)) * (plot.bottom - plot.top);
+    parts.push(
+      `<line x1="${plot.right}" y1="${plot.top}" x2="${plot.right}" y2="${plot.bottom}" stroke="${OPTIONAL_SERIES[1].color}" stroke-opacity="0.5"/>`,
+      `<text x="${plot.right + 4}" y="${plot.top + 4}" fill="${OPTIONAL_SERIES[1].color}">100%</text>`,
+      `<text x="${plot.right + 4}" y="${plot.bottom + 4}" fill="${OPTIONAL_SERIES[1].color}">0%</text>`,
+    );
+    for (const segment of definedSegments(pool.points, (p) => p.warmHit)) {
+      parts.push(
+        `<polyline class="series warm-hit" fill="none" stroke="${OPTIONAL_SERIES[1].color}" stroke-width="1.5" points="${stepPoints(segment.map(([t, v]) => [x(t), yRatio(v)] as const))}"/>`,
+      );
+    }
+  }
   parts.push('</g>');
   return parts.join('\n');
+}
+
+/** Runs of samples with the same non-empty set of windows in effect, each until the next sample. */
+export function windowSpans(
+  points: readonly ChartPoint[],
+): { fromMs: number; toMs: number; names: readonly string[] }[] {
+  const spans: { fromMs: number; toMs: number; names: readonly string[] }[] = [];
+  points.forEach((p, i) => {
+    const names = [...(p.windows ?? [])].sort();
+    const toMs = points[i + 1]?.tMs ?? p.tMs;
+    const last = spans.at(-1);
+    if (names.length === 0) return;
+    if (last && last.toMs === p.tMs && last.names.join('\n') === names.join('\n')) last.toMs = toMs;
+    else spans.push({ fromMs: p.tMs, toMs, names });
+  });
+  return spans;
+}
+
+/** The runs of consecutive samples where `value` is reported, as [t, value] pairs. */
+function definedSegments(
+  points: readonly ChartPoint[],
+  value: (p: ChartPoint) => number | undefined,
+): [number, number][][] {
+  const segments: [number, number][][] = [];
+  let current: [number, number][] | undefined;
+  for (const p of points) {
+    const v = value(p);
+    if (v === undefined) current = undefined;
+    else {
+      if (!current) segments.push((current = []));
+      current.push([p.tMs, v]);
+    }
+  }
+  return segments;
 }
 
 /** A step line: each value holds until the next sample. */

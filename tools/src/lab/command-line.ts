@@ -35,6 +35,12 @@ export const LAB_DEFAULTS = {
   bootDelaySeconds: 20,
 } as const;
 
+/**
+ * `--profile workday` without `--duration` or `--speed-up`: a 24 h day played in 12 minutes, so a
+ * simulated hour is 30 s and the schedule windows (on even hours) open on whole minutes.
+ */
+export const WORKDAY_DEFAULTS = { durationSeconds: 720, speedUp: 120 } as const;
+
 function program(output: { text: string }): Command {
   return new Command('npm run lab --')
     .description(
@@ -48,13 +54,17 @@ function program(output: { text: string }): Command {
       outputError: () => undefined,
     })
     .allowExcessArguments(false)
-    .option('--duration <seconds>', 'wall seconds of the load phase', String(LAB_DEFAULTS.durationSeconds))
+    .option(
+      '--duration <seconds>',
+      `wall seconds of the load phase (workday: ${WORKDAY_DEFAULTS.durationSeconds}, one simulated day)`,
+      String(LAB_DEFAULTS.durationSeconds),
+    )
     .addOption(
       new Option('--profile <profile>', 'lease load').choices(LOAD_PROFILES).default(LAB_DEFAULTS.profile),
     )
     .option(
       '--speed-up <n>',
-      'divides the simulated durations (boot delay, lease arrivals and holds, cooldowns)',
+      `divides the simulated durations (boot delay, lease arrivals and holds, cooldowns; workday: ${WORKDAY_DEFAULTS.speedUp})`,
       String(LAB_DEFAULTS.speedUp),
     )
     .option('--seed <n>', 'seed of the load plan and the cluster', String(LAB_DEFAULTS.seed))
@@ -82,12 +92,16 @@ export function parseLabCommandLine(argv: readonly string[]): LabCommandLine {
     inProcess: boolean;
   }>();
   if (!isLoadProfile(raw.profile)) throw new LabUsageError(`unknown profile ${raw.profile}`);
+  const given = (option: string) => command.getOptionValueSource(option) !== 'default';
+  const workday = raw.profile === 'workday';
+  const duration = workday && !given('duration') ? String(WORKDAY_DEFAULTS.durationSeconds) : raw.duration;
+  const speedUp = workday && !given('speedUp') ? String(WORKDAY_DEFAULTS.speedUp) : raw.speedUp;
   return {
     kind: 'run',
     settings: {
-      durationSeconds: positive('--duration', raw.duration),
+      durationSeconds: positive('--duration', duration),
       profile: raw.profile,
-      speedUp: positive('--speed-up', raw.speedUp),
+      speedUp: positive('--speed-up', speedUp),
       seed: integer('--seed', raw.seed),
       out: raw.out,
       bootDelaySeconds: nonNegative('--boot-delay', raw.bootDelay),

@@ -19,7 +19,10 @@
  * why they are not served.
  *
  * The load starts once every served pool has its warm buffer
- * (`availableReplicas ≥ minAvailableReplicas`); `durationMs` is the length of the load phase.
+ * (`availableReplicas ≥ minAvailableReplicas`); `durationMs` is the length of the load phase. With the
+ * `workday` profile the load phase is one simulated day: the pools get that day's schedules and a
+ * forecast (workday.ts) applied before it, and the day starts on the next whole minute, which cron
+ * can name.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import {
@@ -44,7 +47,7 @@ import { startControllerProcess } from './controller-process';
 import { InstanceCounter } from './instance-tally';
 import { startLoad, type LoadTarget } from './load-driver';
 import { planLoad, type LeaseArrival, type LoadProfile } from './load-profile';
-import { labManifests, type LabPool } from './manifests';
+import { labManifests, withPlanning, type LabPool } from './manifests';
 import {
   isOffCluster,
   labHostsOf,
@@ -57,6 +60,7 @@ import { readPoolRows } from './pool-status';
 import { offClusterLine, unservedPoolLine } from './report';
 import { distribution, summarize, type Distribution, type LabSummary, type LeaseRecord } from './summary';
 import type { PoolRow } from './table';
+import { MINUTE_MS, workdayPlanning, type PoolPlanning } from './workday';
 
 /** The identity the controller's requests are counted under. */
 export const CONTROLLER_IDENTITY = 'controller';
@@ -94,6 +98,8 @@ export interface LabOptions {
    * why not). @default true
    */
   readonly offCluster?: boolean;
+  /** `workday`: the day starts on a multiple of this many wall ms (cron names whole minutes). @default 60000 */
+  readonly dayAlignMs?: number;
 }
 
 /** What became of the app's off-cluster pools. */
@@ -136,6 +142,10 @@ export interface LabReport {
   readonly warmupMs: number;
   /** Wall ms the load phase lasted. */
   readonly loadMs: number;
+  /** The simulated day of the `workday` profile, ms since the controller started (as `samples`). */
+  readonly day?: { readonly startMs: number; readonly lengthMs: number };
+  /** What the profile wrote into each pool's spec (schedules, forecast), by pool name. */
+  readonly planning?: Readonly<Record<string, PoolPlanning>>;
   readonly leases: readonly LeaseRecord[];
   readonly summary: LabSummary;
   readonly perPool: readonly PoolReport[];
@@ -328,6 +338,33 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
       }
       await sleep(clock, sampleIntervalMs);
     }
+    let planning: Record<string, PoolPlanning> | undefined;
+    if (options.profile === 'workday') {
+      // Cron names whole minutes: the day starts on one (tests align on less).
+      const align = options.dayAlignMs ?? MINUTE_MS;
+      const dayStart = Math.ceil(clock.now() / align) * align;
+      const day = { startMs: dayStart, lengthMs: options.durationMs };
+      planning = Object.fromEntries(pools.map((p) => [p.name, workdayPlanning(p, day)]));
+      const plannedSets = objects.flatMap((object) => {
+        const pool = pools.find(
+          (p) =>
+            object.kind === 'ExporterSet' &&
+            object.metadata.name === p.name &&
+            (object.metadata.namespace ?? 'default') === p.namespace,
+        );
+        return pool ? [withPlanning(object, planning![pool.name])] : [];
+      });
+      await applyManifests(cluster.kubeConfig, [], plannedSets);
+      log(
+        `workday: the day starts at ${new Date(dayStart).toISOString()} and lasts ` +
+          `${(options.durationMs / 1000).toFixed(0)} s; schedules and forecast applied to ${plannedSets.length} sets`,
+      );
+      while (clock.now() < dayStart) {
+        ensureControllerRuns();
+        takeSample('warm-up');
+        await sleep(clock, Math.min(sampleIntervalMs, dayStart - clock.now()));
+      }
+    }
     const loadStart = clock.now();
     const writesBeforeLoad = controllerWrites(cluster);
     const warmupMs = loadStart - started;
@@ -384,6 +421,7 @@ export async function runLab(options: LabOptions): Promise<LabReport> {
       samples,
       warmupMs,
       loadMs,
+      ...(planning ? { day: { startMs: warmupMs, lengthMs: options.durationMs }, planning } : {}),
       leases,
       summary,
       perPool: pools.map((p) => perPool(p.name, leases)),

@@ -8,7 +8,7 @@
  */
 import { seededRandom, type Random } from '../simulation/random';
 
-export const LOAD_PROFILES = ['steady', 'burst', 'idle', 'mix'] as const;
+export const LOAD_PROFILES = ['steady', 'burst', 'idle', 'mix', 'workday'] as const;
 export type LoadProfile = (typeof LOAD_PROFILES)[number];
 
 export function isLoadProfile(value: string): value is LoadProfile {
@@ -52,6 +52,43 @@ export const PROFILE_SHAPE = {
   abandonedDurationSeconds: [60, 180],
 } as const;
 
+/**
+ * The `workday` profile: the run plays one simulated day (its 24 hours spread over the run), so the
+ * load has the shape of CI demand over a day. Hours are the simulated day's; holds are simulated
+ * minutes, so they shrink with the day.
+ */
+export const WORKDAY_SHAPE = {
+  /** Share of a pool's capacity kept leased, by hour of the day (index 0 = 00:00–01:00). */
+  utilisation: [
+    // 00–06 night
+    0.05, 0.05, 0.05, 0.05, 0.05, 0.05,
+    // 06–08 early arrivals
+    0.1, 0.2,
+    // 08–12 morning peak
+    0.45, 0.7, 0.75, 0.75,
+    // 12–13 lunch dip
+    0.3,
+    // 13–17 afternoon peak
+    0.75, 0.8, 0.8, 0.7,
+    // 17–24 evening
+    0.45, 0.25, 0.15, 0.1, 0.1, 0.05, 0.05,
+  ],
+  holdMinutes: [10, 40],
+  /** The nightly CI run: a wave of 80–100 % of capacity within `nightlySpreadMinutes` of 02:00. */
+  nightlyHour: 2,
+  nightlySize: [0.8, 1.0],
+  nightlySpreadMinutes: 10,
+  nightlyHoldMinutes: [20, 50],
+} as const;
+
+/** Minutes of a day. */
+export const DAY_MINUTES = 24 * 60;
+
+/** The hour of the simulated day (0–23) at `tMs` of a run of `dayMs` that plays one day. */
+export function hourOfDay(tMs: number, dayMs: number): number {
+  return Math.min(23, Math.max(0, Math.floor((24 * tMs) / dayMs)));
+}
+
 export interface LoadPlanInput {
   readonly profile: LoadProfile;
   readonly pools: readonly PoolCapacity[];
@@ -64,6 +101,8 @@ export interface LoadPlanInput {
  * The arrivals of a run, ordered by time (ties: pool order, then plan order).
  * `mix`: a steady trickle for the first two thirds with one CI burst at a third, then idle, so the
  * run shows warm-buffer refills, a demand spike, and the pools settling back.
+ * `workday`: the run is one day ({@link WORKDAY_SHAPE}): quiet nights, a nightly burst at 02:00,
+ * working-hours peaks with a lunch dip, and a quiet evening.
  */
 export function planLoad(input: LoadPlanInput): LeaseArrival[] {
   if (!(input.durationMs >= 0) || !Number.isFinite(input.durationMs)) {
@@ -94,6 +133,9 @@ export function planLoad(input: LoadPlanInput): LeaseArrival[] {
         steady(random, pool.name, capacity, 0, (end * 2) / 3).forEach(add);
         burst(random, pool.name, capacity, end / 3, end).forEach(add);
         break;
+      case 'workday':
+        workday(random, pool.name, capacity, end).forEach(add);
+        break;
     }
   });
   arrivals.sort((a, b) => a.arrival.atMs - b.arrival.atMs || a.pool - b.pool || a.seq - b.seq);
@@ -122,6 +164,48 @@ function burst(random: Random, pool: string, capacity: number, at: number, to: n
     if (t < to) out.push(lease(random, pool, t, PROFILE_SHAPE.burstHoldSeconds));
   }
   return out;
+}
+
+/**
+ * One simulated day over [0, dayMs): Poisson arrivals whose rate follows the hour's utilisation
+ * (thinning a process at the busiest hour's rate), and the nightly wave.
+ */
+function workday(random: Random, pool: string, capacity: number, dayMs: number): LeaseArrival[] {
+  if (dayMs <= 0) return [];
+  const minuteMs = dayMs / DAY_MINUTES;
+  const hold = WORKDAY_SHAPE.holdMinutes.map((m) => m * minuteMs) as [number, number];
+  const meanHoldMs = (hold[0] + hold[1]) / 2;
+  const peak = Math.max(...WORKDAY_SHAPE.utilisation);
+  const peakRatePerMs = (peak * capacity) / meanHoldMs;
+  const out: LeaseArrival[] = [];
+  for (let at = exponential(random, peakRatePerMs); at < dayMs; at += exponential(random, peakRatePerMs)) {
+    const share = WORKDAY_SHAPE.utilisation[hourOfDay(at, dayMs)] / peak;
+    if (random.next() < share) out.push(dayLease(random, pool, Math.round(at), hold));
+  }
+  const [minShare, maxShare] = WORKDAY_SHAPE.nightlySize;
+  const size = random.int(Math.max(1, Math.round(minShare * capacity)), Math.round(maxShare * capacity));
+  const nightly = WORKDAY_SHAPE.nightlyHour * 60 * minuteMs;
+  const nightlyHold = WORKDAY_SHAPE.nightlyHoldMinutes.map((m) => m * minuteMs) as [number, number];
+  for (let i = 0; i < size; i++) {
+    const t = Math.round(nightly + random.next() * WORKDAY_SHAPE.nightlySpreadMinutes * minuteMs);
+    if (t < dayMs) out.push(dayLease(random, pool, t, nightlyHold));
+  }
+  return out;
+}
+
+/** A lease of the simulated day, holds in lab ms (the day's minutes are shorter than seconds at times). */
+function dayLease(
+  random: Random,
+  pool: string,
+  atMs: number,
+  holdMs: readonly [number, number],
+): LeaseArrival {
+  const draw = () => Math.max(1, Math.round(holdMs[0] + random.next() * (holdMs[1] - holdMs[0])));
+  if (random.chance(PROFILE_SHAPE.abandonedShare)) {
+    return { atMs, pool, holdMs: null, durationMs: 2 * draw() };
+  }
+  const hold = draw();
+  return { atMs, pool, holdMs: hold, durationMs: 2 * hold };
 }
 
 function lease(

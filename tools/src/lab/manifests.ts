@@ -70,6 +70,21 @@ export function describe(object: KubeObject): string {
   return `${object.kind} ${namespace ? `${namespace}/` : ''}${name ?? '?'}`;
 }
 
+/**
+ * The set with the planning fields of a profile (`spec.schedules`, `spec.forecast`) written in as
+ * given: plain objects, so the lab does not depend on their TypeScript shapes; the CRD checks them
+ * when the set is applied (a cluster whose CRD lacks them prunes them).
+ */
+export function withPlanning(
+  set: KubeObject,
+  planning: { readonly schedules?: readonly object[]; readonly forecast?: object },
+): KubeObject {
+  const spec = { ...((set.spec ?? {}) as Record<string, unknown>) };
+  if (planning.schedules !== undefined) spec.schedules = planning.schedules.map((s) => ({ ...s }));
+  if (planning.forecast !== undefined) spec.forecast = { ...planning.forecast };
+  return { ...set, spec };
+}
+
 function scaleCooldown(set: KubeObject, speedUp: number): KubeObject {
   const spec = (set.spec ?? {}) as { scaleDownCooldown?: string };
   const cooldownMs = parseDuration(spec.scaleDownCooldown ?? Defaults.scaleDownCooldown);

@@ -4,11 +4,13 @@
  * so the chart shows the demand clients saw even when the status lags).
  */
 import { getProvisioner } from 'virtual-exporters/internal';
-import type { ChartInput } from './chart';
+import type { ChartInput, ChartPoint } from './chart';
 import type { LabReport, OffClusterReport } from './lab';
 import type { LabPool } from './manifests';
 import { isOffCluster } from './off-cluster';
+import type { PoolPlanning } from './workday';
 import type { Distribution } from './summary';
+import type { PoolRow } from './table';
 
 export interface RunSettings {
   readonly profile: string;
@@ -85,10 +87,41 @@ export function summaryLines(report: LabReport, settings: RunSettings): string[]
   if (report.offCluster && 'hosts' in report.offCluster) {
     lines.push(`  ${offClusterLine(report.offCluster, report.pools)}`);
   }
+  if (report.planning) {
+    lines.push('  workday planning (spec.schedules, spec.forecast):');
+    for (const [pool, planning] of Object.entries(report.planning))
+      lines.push(`    ${planningLine(pool, planning)}`);
+  }
   for (const pool of report.ignoredPools) lines.push(`  ${unservedPoolLine(pool, report.offCluster)}`);
   if (report.controllerExitCode !== 0) lines.push(`  controller exit code: ${report.controllerExitCode}`);
   for (const error of report.errors) lines.push(`  error: ${error}`);
   return lines;
+}
+
+/**
+ * One pool's point of the chart at `tMs`: pool size and available from the set's row, pending from the
+ * Leases still waiting, and the schedule windows, forecast and warm-hit ratio when the row has them.
+ */
+export function chartPoint(tMs: number, row: PoolRow, waiting: number): ChartPoint {
+  return {
+    tMs,
+    replicas: row.replicas,
+    available: row.available,
+    pending: waiting,
+    ...(row.windows !== undefined ? { windows: row.windows } : {}),
+    ...(row.forecastWarmBuffer !== undefined ? { forecast: row.forecastWarmBuffer } : {}),
+    ...(row.warmHitRatio !== undefined ? { warmHit: row.warmHitRatio } : {}),
+  };
+}
+
+/** The workday profile's planning of a pool, in one line. */
+export function planningLine(pool: string, planning: PoolPlanning): string {
+  const windows = (planning.schedules ?? []).map(
+    (s) =>
+      `${s.name} (cron "${s.cron}" ${s.timeZone}, ${s.duration}, minAvailableReplicas ${s.minAvailableReplicas})`,
+  );
+  const forecast = planning.forecast ? `; forecast ${JSON.stringify(planning.forecast)}` : '';
+  return `${pool}: ${windows.length > 0 ? windows.join(', ') : 'no schedule'}${forecast}`;
 }
 
 export function chartInput(report: LabReport, settings: RunSettings): ChartInput {
@@ -100,16 +133,12 @@ export function chartInput(report: LabReport, settings: RunSettings): ChartInput
       `load from ${(report.warmupMs / 1000).toFixed(1)} s; ${report.summary.leases.served} leases served, ` +
       `wait p95 ${report.summary.waitMs ? formatMs(report.summary.waitMs.p95) : 'n/a'}`,
     durationMs: last,
-    markerMs: report.warmupMs,
+    markerMs: report.day?.startMs ?? report.warmupMs,
+    ...(report.day ? { day: report.day } : {}),
     pools: report.pools.map((pool, index) => ({
       name: pool.name,
       maxReplicas: pool.maxReplicas,
-      points: report.samples.map((s) => ({
-        tMs: s.elapsedMs,
-        replicas: s.rows[index].replicas,
-        available: s.rows[index].available,
-        pending: s.waiting[pool.name] ?? 0,
-      })),
+      points: report.samples.map((s) => chartPoint(s.elapsedMs, s.rows[index], s.waiting[pool.name] ?? 0)),
     })),
   };
 }

@@ -14,6 +14,12 @@ export interface PoolRow {
   readonly starting: number;
   readonly standby: number;
   readonly pending: number;
+  /** Names of the schedule windows in effect (`status.schedules.active[].name`), when the set reports them. */
+  readonly windows?: readonly string[];
+  /** The warm buffer the forecast would set (`status.forecast.warmBuffer`), when reported. */
+  readonly forecastWarmBuffer?: number;
+  /** The last window's share of leases served warm, 0–1 (`status.leaseWait.warmHitRatio`), when reported. */
+  readonly warmHitRatio?: number;
 }
 
 const COUNT_COLUMNS = [

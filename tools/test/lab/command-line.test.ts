@@ -1,5 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
-import { LAB_DEFAULTS, LabUsageError, parseLabCommandLine } from '../../src/lab/command-line';
+import {
+  LAB_DEFAULTS,
+  LabUsageError,
+  parseLabCommandLine,
+  WORKDAY_DEFAULTS,
+} from '../../src/lab/command-line';
 
 const settings = (argv: string[]) => {
   const parsed = parseLabCommandLine(argv);
@@ -38,6 +43,29 @@ describe('the lab command line', () => {
       bootDelaySeconds: 0,
       inProcess: true,
     });
+  });
+
+  it('plays a whole day at 120× for --profile workday unless --duration or --speed-up say otherwise', () => {
+    expect(settings(['--profile', 'workday'])).toMatchObject({
+      profile: 'workday',
+      durationSeconds: 720,
+      speedUp: 120,
+    });
+    expect(WORKDAY_DEFAULTS.durationSeconds * WORKDAY_DEFAULTS.speedUp).toBe(86_400); // one day of lab time
+    expect(settings(['--profile', 'workday', '--duration', '60'])).toMatchObject({
+      durationSeconds: 60,
+      speedUp: 120,
+    });
+    expect(settings(['--profile', 'workday', '--speed-up', '10'])).toMatchObject({
+      durationSeconds: 720,
+      speedUp: 10,
+    });
+    // An explicit value equal to the general default still counts as given.
+    expect(settings(['--profile', 'workday', '--speed-up', '10', '--duration', '60'])).toMatchObject({
+      durationSeconds: 60,
+      speedUp: 10,
+    });
+    expect(settings(['--profile', 'steady'])).toMatchObject({ durationSeconds: 60, speedUp: 10 });
   });
 
   it.each([

@@ -88,6 +88,51 @@ describe('runLab', () => {
     const pending = findAll(panels[0], (e) => e.attributes.class === 'series pending')[0];
     expect(pending.attributes.points.split(' ')).toHaveLength(2 * report.samples.length - 1);
   });
+
+  it('plays a workday: the pools get its schedules and forecast before the day, which starts on the alignment', async () => {
+    const settings = { profile: 'workday', seed: 5, speedUp: 20 } as const;
+    const logged: string[] = [];
+    const report = await runLab({
+      objects,
+      ...settings,
+      durationMs: 3000,
+      bootDelayMs: 10_000,
+      sampleIntervalMs: 200,
+      warmupTimeoutMs: 20_000,
+      controller: { kind: 'in-process' },
+      offCluster: false,
+      dayAlignMs: 500,
+      log: (m) => logged.push(m),
+    });
+    expect(report.errors).toEqual([]);
+    expect(report.controllerExitCode).toBe(0);
+    expect(Object.keys(report.planning ?? {})).toEqual(['rpi4-virtual', 'x86-64-ci']);
+    for (const planning of Object.values(report.planning!)) {
+      expect(planning.schedules!.map((s) => s.name)).toEqual(['nightly', 'working-hours']);
+      expect(planning.forecast).toEqual({ mode: 'ForecastOnly' });
+    }
+    // The day is the load phase: it starts after the warm-up, and the load samples lie within it.
+    expect(report.day!.lengthMs).toBe(3000);
+    expect(report.day!.startMs).toBe(report.warmupMs);
+    expect(
+      logged.some((m) =>
+        /^workday: the day starts at .* and lasts 3 s; schedules and forecast applied to 2 sets$/.test(m),
+      ),
+    ).toBe(true);
+    expect(report.summary.leases.created).toBe(report.plannedLeases);
+    expect(report.plannedLeases).toBeGreaterThan(0);
+
+    const text = summaryLines(report, settings).join('\n');
+    expect(text).toContain('workday planning (spec.schedules, spec.forecast):');
+    expect(text).toMatch(
+      /rpi4-virtual: nightly \(cron "\d+ \d+ \d+ \d+ \*" UTC, [^)]+, minAvailableReplicas 16\)/,
+    );
+    const input = chartInput(report, settings);
+    expect(input.day).toEqual(report.day);
+    expect(input.markerMs).toBe(report.day!.startMs);
+    const svg = parseXml(renderChart(input));
+    expect(findAll(svg, (e) => e.attributes.class === 'hour').length).toBeGreaterThan(0);
+  });
 });
 
 describeWithSshd('runLab › off-cluster pools', () => {
