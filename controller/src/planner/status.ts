@@ -13,6 +13,7 @@ import {
 } from 'virtual-exporters/internal';
 import type { CreateExporterAction } from './actions';
 import type { InstanceView } from './instances';
+import type { ObjectiveFields } from './lease-objectives';
 import { issuedNextOrdinal } from './names';
 import { count, type World } from './observe';
 import type { ExecutionOutcome } from './outcome';
@@ -137,6 +138,8 @@ export interface StatusInputs {
   readonly deleteFailure?: DeleteFailure;
   /** The recorded revisions the status names (revision-history.ts). */
   readonly revisions?: RevisionStatus;
+  /** The lease-wait and startup objectives (lease-objectives.ts). */
+  readonly objectives?: ObjectiveFields;
 }
 
 /** What a pass decided, as the status reports it. */
@@ -170,6 +173,7 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
     pendingLeases: world.demand.pending.length,
     persisted: facts.persisted,
     creates: facts.creates,
+    objectives: world.objectives,
     revisions: revisionStatus(world.historyTracked, world.set, {
       target: world.revision,
       pinned: world.pin.kind === 'found' ? world.pin.revision : undefined,
@@ -283,6 +287,7 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
       : {}),
     ...(inputs.revisions?.current !== undefined ? { currentRevision: inputs.revisions.current } : {}),
     ...(inputs.revisions?.pinned !== undefined ? { pinnedRevision: inputs.revisions.pinned } : {}),
+    ...inputs.objectives,
   };
 }
 

@@ -39,7 +39,7 @@ import { elapsedOf } from '../queue/clock';
 import type { ReconcileResult } from '../queue/work-queue';
 import { apiErrorMessage, isNotFound } from '../kube/api-errors';
 import type { EventRecorder } from './event-recorder';
-import type { LatencyObserver } from './observations';
+import type { DemandRecorder } from './demand-recorder';
 import { execute, type Execution, type ExecutorDeps } from './executor';
 import { readSetWorld, type SetWorld, type SnapshotDeps } from './snapshot';
 import { boundedMessage } from './write-failure';
@@ -49,8 +49,8 @@ export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
   readonly logger: Logger;
   readonly events: EventRecorder;
   readonly metrics?: ControllerMetrics;
-  /** Startup and lease-wait histograms. */
-  readonly latencies?: LatencyObserver;
+  /** The demand history, the lease-wait objectives' facts and their metrics (demand-recorder.ts). */
+  readonly demand?: DemandRecorder;
 }
 
 const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStandby']);
@@ -108,26 +108,32 @@ export class Reconciler {
     this.deps.caBundles.forget(key);
     this.deps.podWaits.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
-    this.deps.latencies?.forget(key);
+    this.deps.demand?.forget(key);
     this.deps.firstObserved?.forget(key);
   }
 
   private async pass(key: string, ref: SetRef): Promise<ReconcileResult> {
     const { deps } = this;
-    const world = await readSetWorld(key, deps);
-    if (!world) {
+    const read = await readSetWorld(key, deps);
+    if (!read) {
       this.forget(key);
       return {};
     }
     const log = exporterSetLogger(deps.logger, ref);
-    const set = world.snapshot.set;
+    const set = read.snapshot.set;
+    // A set of another provisioner (the plan's `ignored`) is not recorded: its controller does it.
+    const provisioner = read.snapshot.virtualTargetClass?.spec?.provisioner;
+    const theirs = provisioner !== undefined && provisioner !== deps.provisioner.name;
+    const world: SetWorld =
+      deps.demand && !theirs
+        ? { ...read, snapshot: { ...read.snapshot, ...(await deps.demand.observe(key, ref, read.snapshot)) } }
+        : read;
     const first = plan(world.snapshot);
     if (first.ignored !== undefined && first.actions.length === 0 && first.status === undefined) {
       log.debug({ why: first.ignored }, 'set ignored');
       this.forget(key);
       return {};
     }
-    deps.latencies?.observe(key, ref, world.snapshot);
     let confirmed: Plan | undefined;
     let unrecorded: string | undefined;
     let execution = await execute(world, first, deps, async () => {
@@ -153,6 +159,7 @@ export class Reconciler {
     if (status !== undefined && !gone && !statusEquals(set.status, status)) {
       await this.writeStatus(key, set, status);
     }
+    if (set.metadata?.deletionTimestamp === undefined) await deps.demand?.flush(key, set);
     await deps.events.record(set, [
       ...this.eventsOf(result, execution, set.status, status),
       ...(swept?.events ?? []),
