@@ -443,6 +443,8 @@ export const exporterSetCrd: CustomResourceDefinition = namespacedCrd({
     { name: 'Available', type: 'integer', jsonPath: '.status.availableReplicas' },
     { name: 'Unavailable', type: 'integer', jsonPath: '.status.unavailableReplicas' },
     { name: 'Leased', type: 'integer', jsonPath: '.status.leasedReplicas' },
+    { name: 'Class', type: 'string', jsonPath: '.spec.virtualTargetClassName' },
+    // Ours, after upstream's (which keep their order).
     {
       name: 'Warm-Hit',
       type: 'number',
@@ -455,6 +457,5 @@ export const exporterSetCrd: CustomResourceDefinition = namespacedCrd({
       jsonPath: '.status.leaseWait.p95Seconds',
       description: 'Lease-wait p95 of the last 24 h, seconds.',
     },
-    { name: 'Class', type: 'string', jsonPath: '.spec.virtualTargetClassName' },
   ],
 });
