@@ -144,13 +144,13 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
   }
 
   const startupUids = new Set(record.startups.map((s) => s.uid));
-  const newStartups = observation.startups.filter((s) => s.uid && !startupUids.has(s.uid));
+  const newStartups = firstOfEach(observation.startups).filter((s) => s.uid && !startupUids.has(s.uid));
   const startups = newestFirstKept([...record.startups, ...newStartups], (s) => s.at, MAX_STARTUPS);
   const keptStartups = newStartups.filter((s) => startups.includes(s));
 
   const windowStart = leaseWaitWindowStart(now);
   const servedUids = new Set(record.served.map((s) => s.uid));
-  const newServed = observation.served.filter(
+  const newServed = firstOfEach(observation.served).filter(
     (s) => s.uid && !servedUids.has(s.uid) && s.begin >= windowStart,
   );
   const served = newestFirstKept(
@@ -167,6 +167,12 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
     newStartups: keptStartups,
     changes,
   };
+}
+
+/** The first item of each uid. */
+function firstOfEach<T extends { readonly uid: string }>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.uid) && seen.add(item.uid) !== undefined);
 }
 
 /** The newest `max` items, oldest first. */
