@@ -95,6 +95,27 @@ export function advanceHistory(history: DemandHistory, now: number, live: readon
   return { intervalMs, start, buckets: buckets.slice(buckets.length - DEMAND_MAX_BUCKETS) };
 }
 
+/**
+ * The history reaching back to the bucket of `at` (at most 336 buckets in all): a lease created before
+ * the history began (one the controller sees at its first look) still counts. The buckets added are
+ * filled as gaps are.
+ */
+export function extendHistoryBack(
+  history: DemandHistory,
+  at: number,
+  live: readonly number[],
+): DemandHistory {
+  const { intervalMs } = history;
+  const last = history.start + (history.buckets.length - 1) * intervalMs;
+  const start = Math.max(bucketStart(at, intervalMs), last - (DEMAND_MAX_BUCKETS - 1) * intervalMs);
+  if (start >= history.start) return history;
+  const added: DemandBucket[] = [];
+  for (let from = start; from < history.start; from += intervalMs) {
+    added.push({ arrivals: 0, peak: live.filter((created) => created < from + intervalMs).length });
+  }
+  return { intervalMs, start, buckets: [...added, ...history.buckets] };
+}
+
 function withBucket(
   history: DemandHistory,
   index: number,
@@ -130,8 +151,9 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
       lastArrival !== undefined && lease.created === lastArrival.at
         ? { at: lease.created, uids: [...lastArrival.uids, lease.uid].slice(-MAX_LAST_ARRIVAL_UIDS) }
         : { at: lease.created, uids: [lease.uid] };
+    history = extendHistoryBack(history, lease.created, live);
     const index = indexOf(lease.created);
-    if (index === undefined) continue; // older than the history: remembered as counted, not kept
+    if (index === undefined) continue; // older than 336 buckets: remembered as counted, not kept
     history = withBucket(history, index, (b) => ({ ...b, arrivals: b.arrivals + 1 }));
     changes++;
   }

@@ -118,13 +118,24 @@ describe('demand history buckets', () => {
     expect(far.start + (DEMAND_MAX_BUCKETS - 1) * H).toBe(T + 10_000 * H);
   });
 
-  it('bucket arrivals by creation time, a lease older than the history remembered but not kept', () => {
+  it('reach back to the leases a first look finds, at most 336 buckets; older ones remembered, not kept', () => {
     const record = recordPass(
       emptyRecord(T + 2 * H),
-      observed(T + 2 * H + 1, [leaseAt('before', T), leaseAt('in', T + 2 * H)]),
+      observed(T + 2 * H + 1, [leaseAt('before', T + 1_000), leaseAt('in', T + 2 * H)]),
     ).record;
-    expect(buckets(record)).toEqual([[1, 2]]);
-    expect(record.lastArrival?.at).toBe(T + 2 * H);
+    expect(buckets(record)).toEqual([
+      [1, 1],
+      [0, 1],
+      [1, 2],
+    ]);
+    expect(record.history.start).toBe(T);
+    const ancient = recordPass(
+      emptyRecord(T + 400 * H),
+      observed(T + 400 * H, [leaseAt('ancient', T, false), leaseAt('recent', T + 399 * H, false)]),
+    ).record;
+    expect(ancient.history.buckets).toHaveLength(DEMAND_MAX_BUCKETS);
+    expect(ancient.history.buckets.reduce((n, b) => n + b.arrivals, 0)).toBe(1);
+    expect(ancient.lastArrival?.at).toBe(T + 399 * H);
   });
 });
 
