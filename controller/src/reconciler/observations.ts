@@ -4,7 +4,8 @@
  * - the set's leases: those assigned or pinned to one of its instances, and the unassigned ones its
  *   selector matches and that it owns among the namespace's sets (lease-owner.ts), so a lease is
  *   counted by one set; live = not ended;
- * - startups: Exporter created → `Online=True` (its last transition), for instances Online now;
+ * - startups: Exporter created → `Online=True` (its last transition), for instances Online now; one
+ *   longer than the startup timeout is not a startup (the instance went offline and back since);
  * - served leases: assigned (`status.exporterRef` and `status.beginTime`) to an instance of the set,
  *   warm when that instance was Online before the lease was created — or, when its Exporter is gone or
  *   Online changed since, when the lease never waited `Pending`.
@@ -23,6 +24,7 @@ import {
   listOf,
   nameOf,
   ownedDemand,
+  resolveOptions,
   toMillis,
   type PlannerSnapshot,
 } from '../planner';
@@ -73,6 +75,7 @@ export function observeDemand(snapshot: PlannerSnapshot): PassObservation {
     if (!uid || created === undefined) continue;
     observed.push({ uid, created, live: !isLeaseEnded(lease) });
   }
+  const { startupTimeoutMs } = resolveOptions(snapshot.options);
   const onlineByName = new Map<string, number>();
   const startups: StartupSample[] = [];
   for (const { exporter } of snapshot.instances) {
@@ -81,7 +84,8 @@ export function observeDemand(snapshot: PlannerSnapshot): PassObservation {
     const online = onlineSince(exporter);
     if (online !== undefined && exporter.metadata?.name) onlineByName.set(exporter.metadata.name, online);
     if (!uid || created === undefined || online === undefined) continue;
-    startups.push({ uid, at: online, ms: Math.max(0, online - created) });
+    const ms = Math.max(0, online - created);
+    if (ms <= startupTimeoutMs) startups.push({ uid, at: online, ms });
   }
   const served: ObservedServed[] = [];
   for (const lease of leases) {
