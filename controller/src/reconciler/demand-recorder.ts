@@ -11,8 +11,10 @@
  * leases) make the record dirty, and a dirty record is written at the first pass in a new hour or
  * once {@link WRITE_AFTER_CHANGES} facts accumulated. Startups alone never cause a write (they are
  * written with the next lease facts), so a pool without leases writes nothing, ever (benchmark P3).
- * A failed write is retried after {@link WRITE_RETRY_MS}; a facts lost to a crash before its write is
- * seen again from the leases still there.
+ * A failed write is retried after {@link WRITE_RETRY_MS}; a fact lost to a crash before its write is
+ * seen again from the leases still there. While facts await their write or served leases are in the
+ * objectives' window, the set's pass is requeued for the next hour (`dueIn`), so the write and the
+ * hourly window move happen even when no event comes.
  *
  * An object of that name the set does not control (by uid) is never read or written: the history is
  * kept in memory only, with a warning, and the object looked at again each hour.
@@ -41,6 +43,8 @@ import { observeDemand } from './observations';
 export const WRITE_AFTER_CHANGES = 25;
 export const READ_RETRY_MS = 30_000;
 export const WRITE_RETRY_MS = 60_000;
+/** A pass woken for the next hour comes this long after it starts, so the hour has surely turned. */
+const HOUR_MARGIN_MS = 1_000;
 
 export interface DemandRecorderDeps {
   readonly core: Pick<
@@ -162,6 +166,18 @@ export class DemandRecorder {
         log.warn({ err: apiErrorMessage(error) }, 'the demand history could not be written; it is retried');
       }
     }
+  }
+
+  /**
+   * How long until the set's record changes with the clock alone, ms: at the next hour while facts
+   * await their write or served leases are in the window (`status.leaseWait` moves with the hour);
+   * undefined when nothing would change (a pool without leases is never woken).
+   */
+  dueIn(key: string, now: number): number | undefined {
+    const state = this.sets.get(key);
+    if (state?.record === undefined || (state.dirty === 0 && state.record.served.length === 0))
+      return undefined;
+    return hourOf(now) + DEMAND_INTERVAL_MS - now + HOUR_MARGIN_MS;
   }
 
   forget(key: string): void {

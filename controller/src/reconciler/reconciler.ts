@@ -187,6 +187,9 @@ export class Reconciler {
     const waits = [result.requeueAfterMs, ...(execution.taken.length > 0 ? [0] : [])];
     // An expectation that never shows up times out; look again then even if no event comes.
     if (deps.expectations.pending(key) > 0) waits.push(deps.expectations.timeoutMs);
+    // The demand history's write and the objectives' window wait for the next hour.
+    const demandDue = deps.demand?.dueIn(key, deps.clock.now());
+    if (demandDue !== undefined) waits.push(demandDue);
     const due = waits.filter((w): w is number => w !== undefined);
     return due.length > 0 ? { requeueAfterMs: Math.min(...due) } : {};
   }

@@ -126,6 +126,26 @@ describe('the demand recorder', () => {
       expect(recorded.startupP95Ms).toBeDefined();
     }
     expect(calls).toEqual({ get: 1, create: 0, patch: 0 });
+    expect(r.dueIn(KEY, clock.now)).toBeUndefined();
+  });
+
+  it('asks for a pass at the next hour while facts await their write or leases are in the window', async () => {
+    const { core } = fakeCore();
+    const clock = { now: T0 + 20 * 60_000 };
+    const { r } = recorder(core, clock);
+    const instances = [instance(0, 'available')];
+    const leases = [assigned('a', 'pool-0', 10 * 60_000, 10 * 60_000, false)];
+    await pass(r, snapshot({ instances, leases, now: 20 * 60_000 }));
+    expect(r.dueIn(KEY, clock.now)).toBe(40 * 60_000 + 1_000);
+    // Written at the next hour; the lease still in the window keeps the hourly wake-up, a day later none.
+    clock.now = T0 + H + 1_000;
+    await pass(r, snapshot({ instances, leases, now: H + 1_000 }));
+    expect(r.dueIn(KEY, clock.now)).toBe(H);
+    clock.now = T0 + 26 * H;
+    await pass(r, snapshot({ instances, now: 26 * H }));
+    clock.now = T0 + 27 * H;
+    await pass(r, snapshot({ instances, now: 27 * H }));
+    expect(r.dueIn(KEY, clock.now)).toBeUndefined();
   });
 
   it('writes lease facts at the first pass of the next hour, or once 25 accumulated', async () => {
