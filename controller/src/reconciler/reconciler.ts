@@ -3,10 +3,12 @@
  * the caches, plan (again with the live Lease list right before Exporter deletes), apply the plan,
  * and write the status the planner's `finalizeStatus` makes of the outcome through `/status` once —
  * only when it differs from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
- * applied and the conditions that changed; the pool's metrics are updated.
+ * applied and the conditions that changed; the pool's metrics are updated. Before planning, the demand
+ * recorder folds the pass into the set's demand history (demand-recorder.ts), which the snapshot
+ * carries to the planner; after the status, the history is written when it is due.
  *
  * A set missing from the cache was deleted: everything kept for it (expectations, create window, status
- * and render memos, CA bundle reads, metrics) is dropped. A set of another provisioner is left alone
+ * and render memos, CA bundle reads, metrics, demand record) is dropped. A set of another provisioner is left alone
  * (the planner's `ignored`). Writes that failed other than creates and
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
