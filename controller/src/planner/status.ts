@@ -1,9 +1,9 @@
 /**
  * The status, the pipeline's last step (plan.ts): `finalizeStatus` is the one function that writes the
  * set's status — counters, every condition, the persisted fields (§3.7 window, §3.9 failures, §3.10
- * next ordinal, template revision), the lease-wait objectives (lease-objectives.ts) — from what a pass found and decided (`StatusInputs`) and, once the
- * executor ran, its outcome (ReplicaFailure, the ordinals that landed). The plan's own `status` is
- * the same function before any outcome. `statusEquals` decides whether a write is needed (§3.15).
+ * next ordinal, template revision), the lease-wait objectives (lease-objectives.ts) — from what a pass
+ * found and decided (`StatusInputs`) and, once the executor ran, its outcome (ReplicaFailure, the
+ * ordinals that landed). The plan's own `status` is the same function before any outcome. `statusEquals` decides whether a write is needed (§3.15).
  */
 import {
   canonicalJson,

@@ -8,8 +8,8 @@
  * carries to the planner; after the status, the history is written when it is due.
  *
  * A set missing from the cache was deleted: everything kept for it (expectations, create window, status
- * and render memos, CA bundle reads, metrics, demand record) is dropped. A set of another provisioner is left alone
- * (the planner's `ignored`). Writes that failed other than creates and
+ * and render memos, CA bundle reads, metrics, demand record) is dropped. A set of another provisioner
+ * is left alone (the planner's `ignored`). Writes that failed other than creates and
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
