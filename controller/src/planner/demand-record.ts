@@ -167,7 +167,10 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
 
   const startupUids = new Set(record.startups.map((s) => s.uid));
   const newStartups = firstOfEach(observation.startups).filter((s) => s.uid && !startupUids.has(s.uid));
-  const startups = newestFirstKept([...record.startups, ...newStartups], (s) => s.at, MAX_STARTUPS);
+  const startups =
+    newStartups.length === 0
+      ? record.startups
+      : newestFirstKept([...record.startups, ...newStartups], (s) => s.at, MAX_STARTUPS);
   const keptStartups = newStartups.filter((s) => startups.includes(s));
 
   const windowStart = leaseWaitWindowStart(now);
@@ -175,11 +178,14 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
   const newServed = firstOfEach(observation.served).filter(
     (s) => s.uid && !servedUids.has(s.uid) && s.begin >= windowStart,
   );
-  const served = newestFirstKept(
-    [...record.served.filter((s) => s.begin >= windowStart), ...newServed],
-    (s) => s.begin,
-    MAX_SERVED,
-  );
+  const inWindow = record.served.every((s) => s.begin >= windowStart)
+    ? record.served
+    : record.served.filter((s) => s.begin >= windowStart);
+  // A settled pool's pass changes nothing here: the lists are kept as they are, not sorted again.
+  const served =
+    newServed.length === 0
+      ? inWindow
+      : newestFirstKept([...inWindow, ...newServed], (s) => s.begin, MAX_SERVED);
   const keptServed = newServed.filter((s) => served.includes(s));
   changes += keptStartups.length + keptServed.length;
 
