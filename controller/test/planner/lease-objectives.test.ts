@@ -4,7 +4,7 @@
  * leases are the set's).
  */
 import { describe, expect, it } from '@jest/globals';
-import type { ExporterSetStatus } from 'virtual-exporters/internal';
+import type { ExporterSetStatus, Lease } from 'virtual-exporters/internal';
 import { plan, statusEquals } from '../../src/planner';
 import {
   leaseWaitStatus,
@@ -102,13 +102,19 @@ describe('what a pass observes', () => {
     );
     return { ...base, exporter: { ...base.exporter, status: { ...base.exporter.status, conditions } } };
   };
-  const servedLease = (name: string, exporter: string, created: number, begin: number, waited: boolean) => {
+  const servedLease = (
+    name: string,
+    exporter: string,
+    created: number,
+    begin: number,
+    waited: boolean,
+  ): Lease => {
     const l = lease(name, { exporter, pending: waited });
     return {
       ...l,
       metadata: { ...l.metadata, uid: `uid-${name}`, creationTimestamp: at(created) },
       status: {
-        ...l.status,
+        ...l.status!,
         beginTime: at(begin),
         conditions: waited ? l.status!.conditions : [],
       },

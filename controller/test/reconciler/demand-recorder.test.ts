@@ -109,7 +109,7 @@ const assigned = (
   const l = arriving(name, createdMs, { exporter, pending: waited });
   return {
     ...l,
-    status: { ...l.status, beginTime: at(beginMs), conditions: waited ? l.status!.conditions : [] },
+    status: { ...l.status!, beginTime: at(beginMs), conditions: waited ? l.status!.conditions : [] },
   };
 };
 const stored = (store: Map<string, Stored>) => store.get('lab/pool-demand');

@@ -122,7 +122,7 @@ describe('RBAC replay', () => {
 
     // The demand history: its object created when the hour turns after a served lease, and patched
     // at the next turn after another.
-    const configMapWrites = (verb: string) =>
+    const configMapWrites = (verb: 'create' | 'patch') =>
       cluster.counters.total({ identity: CONTROLLER, verb, resource: 'configmaps' });
     nextHour(cluster);
     patchSetSpec(cluster, 'rbac', { scaleDownCooldown: '2s' });
