@@ -123,11 +123,11 @@ export class Reconciler {
     }
     const log = exporterSetLogger(deps.logger, ref);
     const set = read.snapshot.set;
-    // A set of another provisioner (the plan's `ignored`) is not recorded: its controller does it.
-    const provisioner = read.snapshot.virtualTargetClass?.spec?.provisioner;
-    const theirs = provisioner !== undefined && provisioner !== deps.provisioner.name;
+    // Only the controller of the set's class records its demand: one writer per history object (a set
+    // without its class, which every provisioner's controller passes over, is recorded by none).
+    const ours = read.snapshot.virtualTargetClass?.spec?.provisioner === deps.provisioner.name;
     const world: SetWorld =
-      deps.demand && !theirs
+      deps.demand && ours
         ? { ...read, snapshot: { ...read.snapshot, ...(await deps.demand.observe(key, ref, read.snapshot)) } }
         : read;
     const first = plan(world.snapshot);

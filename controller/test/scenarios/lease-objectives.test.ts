@@ -83,6 +83,8 @@ describe('issue 17: lease-wait objectives and the demand history', () => {
     expect(leaseWait.p95Seconds).toBeGreaterThan(0);
     expect(Date.parse(leaseWait.windowStart) % HOUR).toBe(0);
     expect(status()?.startupP95Seconds).toBeGreaterThanOrEqual(0);
+    // Settled with both leases held: the objectives cause no status (or any other) write.
+    expect(await writesWhenSettled(cluster, 60_000)).toBe(0);
 
     // The hour turns: the next pass writes the history to the set's own object.
     nextHour(cluster);
