@@ -20,6 +20,7 @@ export type {
   ExporterSetSpec,
   ExporterSetStatus,
   ExporterTemplate,
+  LeaseWaitStatus,
   RecycleStrategy,
 } from './api/exporter-set';
 export type { ImagePullPolicy, ImageSpec, Images } from './api/images';

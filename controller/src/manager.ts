@@ -41,7 +41,7 @@ import { SlowStart } from './reconciler/slow-start';
 import { CaBundleCache } from './reconciler/ca-bundle-cache';
 import { RenderMemo } from './reconciler/render-memo';
 import { registerHandlers } from './reconciler/handlers';
-import { LatencyObserver } from './reconciler/observations';
+import { DemandRecorder } from './reconciler/demand-recorder';
 import { Reconciler } from './reconciler/reconciler';
 import { OperationReconciler } from './reconciler/operation-reconciler';
 import { registerOperationHandlers } from './reconciler/operation-handlers';
@@ -146,7 +146,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     logger,
     events: new EventRecorder(clients.core, clock, logger),
     metrics,
-    latencies: new LatencyObserver(metrics),
+    demand: new DemandRecorder({ core: clients.core, clock, logger, metrics }),
   });
   const queue = new WorkQueue({
     clock,

@@ -139,6 +139,21 @@ export interface ExporterSetSpec {
   readonly template: ExporterTemplate;
 }
 
+/**
+ * Ours: the lease-wait objectives of the last window (the leases served since `windowStart`, the last
+ * 24 h rounded down to the hour). Warm: the instance a lease was assigned was Online before the lease
+ * was created.
+ */
+export interface LeaseWaitStatus {
+  readonly windowStart: string;
+  /** Leases served (assigned an instance) in the window. */
+  readonly leases: number;
+  /** 95th percentile of their waits (created → assigned; 0 when served at once), whole seconds. */
+  readonly p95Seconds?: number;
+  /** Share served warm, 0 to 1 with two decimals. */
+  readonly warmHitRatio?: number;
+}
+
 export interface ExporterSetStatus {
   readonly replicas: number;
   readonly readyReplicas: number;
@@ -175,6 +190,10 @@ export interface ExporterSetStatus {
   readonly pinnedRevision?: string;
   /** The forecast, while `spec.forecast.mode` is not Off. */
   readonly forecast?: ForecastStatus;
+  /** Lease-wait objectives of the last 24 h; absent while no lease was served in it. */
+  readonly leaseWait?: LeaseWaitStatus;
+  /** p95 startup time (Exporter created → first Online) of the recent instances, whole seconds. */
+  readonly startupP95Seconds?: number;
 }
 
 export interface ExporterSet {

@@ -368,6 +368,24 @@ const statusSchema: JSONSchemaProps = object(
     ),
     lastStartupFailureTime: dateTime('When an instance last failed before its exporter ever became ready.'),
     leasedReplicas: count('Instances currently leased.'),
+    leaseWait: object(
+      'Lease-wait objectives over the leases of the set served (assigned an instance) since windowStart, the last 24 hours rounded down to the hour. A lease is served warm when its instance was Online before the lease was created, else cold. Absent while no lease was served in the window.',
+      {
+        windowStart: dateTime('Start of the window: 24 hours ago, rounded down to the hour.'),
+        leases: count('Leases served in the window.', { minimum: 0 }),
+        p95Seconds: int64(
+          'The 95th percentile of their waits (created to assigned; 0 for a lease served at once), in whole seconds.',
+          { minimum: 0 },
+        ),
+        warmHitRatio: {
+          type: 'number',
+          description: 'The share of them served warm, from 0 to 1 (two decimals).',
+          minimum: 0,
+          maximum: 1,
+        },
+      },
+      { required: ['windowStart', 'leases'] },
+    ),
     nextOrdinal: int64(
       'Ordinal of the next instance (named <set>-<n>); it only grows, so instance names are never reused. The controller recomputes a value out of range from the names in use.',
       { minimum: 0, maximum: ExporterSetStatusBounds.nextOrdinal },
@@ -396,6 +414,10 @@ const statusSchema: JSONSchemaProps = object(
       'Standby instances: an Exporter without a Pod, kept so leases can wait for capacity.',
     ),
     startingReplicas: count('Instances created but not yet ready.'),
+    startupP95Seconds: int64(
+      'The 95th percentile of the startup times (Exporter created to first Online) of the last 50 instances, in whole seconds. Scheduled windows start warming this long before they open.',
+      { minimum: 0 },
+    ),
     startupFailures: count(
       'Consecutive instances that failed before becoming ready; drives the creation backoff.',
       { minimum: 0 },
@@ -460,5 +482,18 @@ export const exporterSetCrd: CustomResourceDefinition = namespacedCrd({
     { name: 'Unavailable', type: 'integer', jsonPath: '.status.unavailableReplicas' },
     { name: 'Leased', type: 'integer', jsonPath: '.status.leasedReplicas' },
     { name: 'Class', type: 'string', jsonPath: '.spec.virtualTargetClassName' },
+    // Ours, after upstream's (which keep their order).
+    {
+      name: 'Warm-Hit',
+      type: 'number',
+      jsonPath: '.status.leaseWait.warmHitRatio',
+      description: 'Share of the leases of the last 24 h served warm.',
+    },
+    {
+      name: 'Wait-P95',
+      type: 'integer',
+      jsonPath: '.status.leaseWait.p95Seconds',
+      description: 'Lease-wait p95 of the last 24 h, seconds.',
+    },
   ],
 });

@@ -19,6 +19,8 @@ interface Additions {
   readonly fields: readonly string[];
   /** Keywords we add to fields upstream has. */
   readonly keywords: Readonly<Record<string, readonly (keyof JSONSchemaProps)[]>>;
+  /** Printer columns upstream does not have (besides Age), by name. */
+  readonly printerColumns?: readonly string[];
 }
 
 /** The CEL rules of ours that are upstream's, by message: every other rule is ours. */
@@ -45,6 +47,8 @@ const EXPORTER_SET_ADDITIONS: Additions = {
     'spec.scaleInStrategy',
     'spec.updateStrategy',
     'status.lastCompletedRecycle',
+    'status.leaseWait',
+    'status.startupP95Seconds',
     'spec.pinnedRevision',
     'spec.revisionHistoryLimit',
     'spec.forecast',
@@ -81,6 +85,7 @@ const EXPORTER_SET_ADDITIONS: Additions = {
     'spec.template.spec.drivers[*].ref': ['maxLength'],
     'spec.template.spec.drivers[*].type': ['maxLength'],
   },
+  printerColumns: ['Warm-Hit', 'Wait-P95'],
 };
 
 const VIRTUAL_TARGET_CLASS_ADDITIONS: Additions = {
@@ -98,7 +103,9 @@ function upstreamStrict(ours: CustomResourceDefinition, additions: Additions): C
   delete crd.spec.names.shortNames;
   delete crd.spec.names.categories;
   for (const version of crd.spec.versions) {
-    version.additionalPrinterColumns = version.additionalPrinterColumns?.filter((c) => c.name !== 'Age');
+    version.additionalPrinterColumns = version.additionalPrinterColumns?.filter(
+      (c) => c.name !== 'Age' && !(additions.printerColumns ?? []).includes(c.name),
+    );
     strip(version.schema.openAPIV3Schema, '', additions);
   }
   return crd;

@@ -77,8 +77,8 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [''],
     resources: ['configmaps'],
-    verbs: ['get'],
-    why: 'CA bundle for the exporter config',
+    verbs: ['get', 'create', 'patch'],
+    why: "CA bundle for the exporter config (get); each set's demand history <set>-demand (get at start, create, patch; owned by the set, never a credential)",
   },
   {
     apiGroups: [''],

@@ -41,7 +41,8 @@ const RULES = [
   { apiGroups: [''], resources: ['secrets'], verbs: ['list', 'watch', 'create', 'patch'] },
   // Recorded revisions: created and pruned, never updated (they are immutable).
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['list', 'watch', 'create', 'delete'] },
-  { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+  // The class's CA bundle (get); each set's demand history <set>-demand (read once, created, patched).
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'create', 'patch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create'] },
   {
     apiGroups: ['virtualtarget.jumpstarter.dev'],

@@ -196,13 +196,15 @@ function supersetTests(kind: Kind, upstream: () => CustomResourceDefinition): vo
     expect(missing).toEqual([]);
   });
 
-  it("keeps upstream's printer columns in order and appends Age", () => {
+  it("keeps upstream's printer columns in order, then appends ours and Age", () => {
     const columns = ours.spec.versions[0].additionalPrinterColumns ?? [];
     const upstreamColumns = theirs().spec.versions[0].additionalPrinterColumns ?? [];
     expect(columns.slice(0, upstreamColumns.length)).toEqual(upstreamColumns);
-    expect(columns.slice(upstreamColumns.length)).toEqual([
-      { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+    expect(columns.slice(upstreamColumns.length).map((c) => c.name)).toEqual([
+      ...(OUR_COLUMNS[kind] ?? []),
+      'Age',
     ]);
+    expect(columns.at(-1)).toEqual({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' });
   });
 
   it("keeps upstream's subresources", () => {
@@ -220,6 +222,9 @@ function supersetTests(kind: Kind, upstream: () => CustomResourceDefinition): vo
 }
 
 // Upstream's ExporterSet and VirtualTargetClass as the fact table states them: on every clone.
+/** The printer columns we add after upstream's (issue 17: the lease-wait objectives). */
+const OUR_COLUMNS: Readonly<Record<string, readonly string[]>> = { ExporterSet: ['Warm-Hit', 'Wait-P95'] };
+
 describe.each(['ExporterSet', 'VirtualTargetClass'] as const)(
   "%s CRD superset of upstream's (fact table)",
   (kind) => supersetTests(kind, () => FACT_TABLE_CRDS[kind]),

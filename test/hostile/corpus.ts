@@ -133,6 +133,33 @@ const setCase = (what: string, change: (set: Json) => void, causes: string): Hos
     object,
   };
 };
+/** The status counters an ExporterSet status must carry (upstream's required ones). */
+const SET_COUNTERS = Object.fromEntries(
+  [
+    'availableReplicas',
+    'exportersActive',
+    'exportersDisabled',
+    'exportersIdle',
+    'exportersOffline',
+    'leasedReplicas',
+    'podsFailed',
+    'podsPending',
+    'podsRunning',
+    'podsUnknown',
+    'readyReplicas',
+    'replicas',
+    'unavailableReplicas',
+  ].map((k) => [k, 0]),
+);
+const setStatusCase = (what: string, status: Json, causes: string): HostileCase => {
+  const object = exporterSet(() => {});
+  return {
+    kind: 'ExporterSet',
+    what,
+    write: writeStatus('exporterSets', object, { ...SET_COUNTERS, ...status }),
+    message: invalid(object, causes),
+  };
+};
 const classCase = (what: string, change: (cls: Json) => void, causes: string): HostileCase => {
   const object = virtualTargetClass(change);
   return {
@@ -832,6 +859,27 @@ export const CORPUS: readonly HostileCase[] = [
     'a node selector value that is a number',
     (c) => (c.spec.scheduling = { nodeSelector: { kvm: 1 } }),
     causes('spec.scheduling.nodeSelector.kvm: Invalid value: 1: must be of type string'),
+  ),
+  // --- ExporterSet status: the lease-wait objectives (the controller writes them; anyone with /status could) ---
+  setStatusCase(
+    'a warm-hit ratio above 1',
+    { leaseWait: { windowStart: '2026-01-01T00:00:00Z', leases: 1, warmHitRatio: 1.5 } },
+    causes('status.leaseWait.warmHitRatio: Invalid value: 1.5: must be <= 1'),
+  ),
+  setStatusCase(
+    'a lease-wait p95 below zero',
+    { leaseWait: { windowStart: '2026-01-01T00:00:00Z', leases: 1, p95Seconds: -3 } },
+    causes('status.leaseWait.p95Seconds: Invalid value: -3: must be >= 0'),
+  ),
+  setStatusCase(
+    'a lease-wait window without its start',
+    { leaseWait: { leases: 2 } },
+    causes('status.leaseWait.windowStart: Required value', CEL_SKIPPED),
+  ),
+  setStatusCase(
+    'a startup p95 as a string',
+    { startupP95Seconds: '40s' },
+    causes('status.startupP95Seconds: Invalid value: "40s": must be of type integer', CEL_SKIPPED),
   ),
   // --- Exporter (Jumpstarter's CRD) ---
   exporterCase(

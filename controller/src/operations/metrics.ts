@@ -11,17 +11,32 @@
  * | `forecast_leases` (expected peak), `forecast_warm_buffer` (the buffer it would set), while `spec.forecast.mode` is not Off | gauge | namespace, exporterset |
  * | `scale_actions_total` | counter | namespace, exporterset, direction (`up`/`down`), reason |
  * | `instance_startup_seconds` (created → online) | histogram | namespace, exporterset |
- * | `lease_wait_seconds` (pending → assigned) | histogram | namespace, exporterset |
+ * | `lease_wait_seconds` (pending → assigned), exemplar `lease` | histogram | namespace, exporterset |
+ * | `leases_served_total` (assigned an instance) | counter | namespace, exporterset, start (`warm`/`cold`) |
  * | `reconcile_duration_seconds` | histogram | result (`success`/`error`) |
  * | `reconcile_errors_total` | counter | namespace, exporterset |
  * | `workqueue_depth` | gauge | — |
  * | `leader` (1 while this process leads and reconciles, else 0) | gauge | provisioner |
  *
  * Reconcile durations carry no set label (a histogram per set is costly and the per-set question is
- * "does it fail", which the errors counter answers).
+ * "does it fail", which the errors counter answers). Each instance and lease counts once, also across
+ * controller restarts (the demand recorder remembers them, demand-recorder.ts). A served lease is
+ * `warm` when its instance was Online before the lease was created, else `cold`.
+ *
+ * `/metrics` answers in the Prometheus text format, or in OpenMetrics when the scraper's `Accept`
+ * asks for `application/openmetrics-text` — only OpenMetrics carries exemplars: each lease-wait bucket
+ * names the last lease observed in it (`{lease="<name>"}`), so a slow wait leads to its Lease.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  type Metric,
+  type OpenMetricsContentType,
+} from 'prom-client';
 import { listen, parseBindAddress, reply, type HttpEndpoint } from './http-server';
 
 export interface SetRef {
@@ -119,6 +134,7 @@ export class ControllerMetrics {
   private readonly scaleActions: Counter<'namespace' | 'exporterset' | 'direction' | 'reason'>;
   private readonly startup: Histogram<(typeof SET_LABELS)[number]>;
   private readonly leaseWait: Histogram<(typeof SET_LABELS)[number]>;
+  private readonly leasesServed: Counter<'namespace' | 'exporterset' | 'start'>;
   private readonly reconcileDuration: Histogram<'result'>;
   private readonly reconcileErrors: Counter<(typeof SET_LABELS)[number]>;
   private readonly forecastLeases: Gauge<(typeof SET_LABELS)[number]>;
@@ -153,6 +169,15 @@ export class ControllerMetrics {
       help: 'Time a Lease of the set waited Pending before an Exporter was assigned.',
       labelNames: SET_LABELS,
       buckets: LEASE_WAIT_BUCKETS,
+      enableExemplars: true,
+      // prom-client refuses exemplars on a Prometheus-text registry at construction, not later.
+      registers: [openMetricsRegistry()],
+    });
+    own.registerMetric(this.leaseWait);
+    this.leasesServed = new Counter({
+      name: 'jumpstarter_exporterset_leases_served_total',
+      help: 'Leases of the set assigned an instance: start="warm" when the instance was Online before the lease was created, else "cold".',
+      labelNames: [...SET_LABELS, 'start'],
       registers,
     });
     this.reconcileDuration = new Histogram({
@@ -240,9 +265,23 @@ export class ControllerMetrics {
     this.startup.observe(labelsOf(set), Math.max(0, seconds));
   }
 
-  /** A Lease of `set` was assigned `seconds` after it started waiting. */
-  observeLeaseWait(set: SetRef, seconds: number): void {
-    this.leaseWait.observe(labelsOf(set), Math.max(0, seconds));
+  /** A Lease of `set` was assigned `seconds` after it started waiting; `lease` names it in the exemplar. */
+  observeLeaseWait(set: SetRef, seconds: number, lease?: string): void {
+    // The exemplar's labels are not the metric's (prom-client types them as if they were).
+    const exemplarLabels = (lease ? { lease: exemplarValue(lease) } : {}) as Record<string, string>;
+    this.leaseWait.observe({ labels: labelsOf(set), value: Math.max(0, seconds), exemplarLabels });
+  }
+
+  /**
+   * A Lease of `set` was served (assigned an instance), warm or cold; with `waitSeconds` when it
+   * waited Pending, which the lease-wait histogram observes.
+   */
+  observeServedLease(
+    set: SetRef,
+    served: { readonly lease: string; readonly warm: boolean; readonly waitSeconds?: number },
+  ): void {
+    this.leasesServed.inc({ ...labelsOf(set), start: served.warm ? 'warm' : 'cold' });
+    if (served.waitSeconds !== undefined) this.observeLeaseWait(set, served.waitSeconds, served.lease);
   }
 
   /** One reconcile pass took `seconds`; a failed one also counts as an error of its set. */
@@ -261,10 +300,67 @@ export class ControllerMetrics {
     this.leadership = { provisioner, isLeader };
   }
 
-  /** The exposition text of every metric. */
-  render(): Promise<string> {
-    return this.registry.metrics();
+  /** The exposition text of every metric (Prometheus text; OpenMetrics with `openMetrics`). */
+  render(openMetrics = false): Promise<string> {
+    return openMetrics ? renderOpenMetrics(this.registry) : renderText(this.registry);
   }
+}
+
+function openMetricsRegistry(): Registry<OpenMetricsContentType> {
+  const registry = new Registry<OpenMetricsContentType>();
+  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  return registry;
+}
+
+/** OpenMetrics limits an exemplar's labels to 128 characters, names included. */
+function exemplarValue(lease: string): string {
+  return lease.slice(0, 128 - 'lease'.length);
+}
+
+/** Renders (one at a time, process-wide: see `renderOpenMetrics`). */
+let rendering: Promise<unknown> = Promise.resolve();
+
+/**
+ * The registry's metrics in OpenMetrics, with exemplars. prom-client renders OpenMetrics from a
+ * registry of that content type only, and while doing so renames every counter it renders (it drops
+ * `_total` from the metric object, which other registries share): the metrics are rendered from a
+ * registry of that type holding the same metric objects, and the names put back after. Renders are
+ * serialised so a Prometheus-text render never sees a renamed counter.
+ */
+export function renderOpenMetrics(registry: Registry): Promise<string> {
+  const run = async (): Promise<string> => {
+    const metrics = registry.getMetricsAsArray() as unknown as { name: string }[];
+    const names = metrics.map((m) => m.name);
+    const open = openMetricsRegistry();
+    for (const metric of registry.getMetricsAsArray()) open.registerMetric(metric as unknown as Metric);
+    try {
+      return await open.metrics();
+    } finally {
+      metrics.forEach((m, i) => (m.name = names[i]!));
+    }
+  };
+  const result = rendering.then(run, run);
+  rendering = result.catch(() => undefined);
+  return result;
+}
+
+/** The Prometheus text of the registry, after any OpenMetrics render in progress. */
+function renderText(registry: Registry): Promise<string> {
+  const run = () => registry.metrics();
+  const result = rendering.then(run, run);
+  rendering = result.catch(() => undefined);
+  return result;
+}
+
+/** Whether an `Accept` header asks for OpenMetrics (with a non-zero quality). */
+export function wantsOpenMetrics(accept: string | undefined): boolean {
+  if (!accept) return false;
+  return accept.split(',').some((part) => {
+    const [type, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    if (type !== 'application/openmetrics-text') return false;
+    const q = params.find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
 }
 
 function labelsOf(set: SetRef): Record<(typeof SET_LABELS)[number], string> {
@@ -286,8 +382,9 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
     const path = new URL(req.url ?? '/', 'http://metrics').pathname;
     if (path !== '/metrics') return reply(res, 404, 'not found\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed\n');
-    registry.metrics().then(
-      (text) => reply(res, 200, text, registry.contentType),
+    const openMetrics = wantsOpenMetrics(req.headers.accept);
+    (openMetrics ? renderOpenMetrics(registry) : renderText(registry)).then(
+      (text) => reply(res, 200, text, openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : registry.contentType),
       (error: unknown) => reply(res, 500, `metrics collection failed: ${String(error)}\n`),
     );
   });

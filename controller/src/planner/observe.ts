@@ -29,6 +29,7 @@ import {
   type PendingDemand,
 } from './leases';
 import { ownedDemand } from './lease-owner';
+import { objectiveFields, type ObjectiveFields } from './lease-objectives';
 import { firstFreeOrdinal } from './names';
 import { isPaused } from './off-switch';
 import { currentRevision } from './revision';
@@ -104,6 +105,8 @@ export interface World {
   readonly leaseCheck?: LeaseCheck;
   /** Status fields not used as written (status-read.ts); `set.status` holds what is used instead. */
   readonly corrections: readonly StatusCorrection[];
+  /** `status.leaseWait` and `status.startupP95Seconds` (lease-objectives.ts). */
+  readonly objectives: ObjectiveFields;
 }
 
 /** A count from the wire: a finite number ≥ 0 (floored), else `fallback`. */
@@ -229,5 +232,6 @@ export function observe(snapshot: PlannerSnapshot): World {
     corrections: read.corrections.map((c) =>
       c.field === 'status.nextOrdinal' ? { ...c, used: `${c.used}: ${firstOrdinal}` } : c,
     ),
+    objectives: objectiveFields(snapshot),
   };
 }

@@ -21,6 +21,7 @@ import type {
 import type { ObservedTimes } from './clocks';
 import type { DemandHistory } from './demand-history';
 import type { DemandPeer } from './lease-owner';
+import type { ServedLease } from './lease-objectives';
 
 /** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
 export type Timestamp = string | Date;
@@ -237,6 +238,12 @@ export interface PlannerSnapshot {
    * absent until enough startups were seen. Scheduled windows start warming this long before they open.
    */
   readonly startupP95Ms?: number;
+  /**
+   * The set's leases served in the last 24 h or so, as the reconciler's demand recorder keeps them
+   * (lease-objectives.ts): `status.leaseWait` is made of them. Absent when the recorder has not read
+   * the set's history yet; the status then keeps the objectives it has.
+   */
+  readonly servedLeases?: readonly ServedLease[];
   /** The controller's clock, in epoch milliseconds. */
   readonly now: number;
   /**

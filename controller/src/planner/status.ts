@@ -1,9 +1,9 @@
 /**
  * The status, the pipeline's last step (plan.ts): `finalizeStatus` is the one function that writes the
  * set's status — counters, every condition, the persisted fields (§3.7 window, §3.9 failures, §3.10
- * next ordinal, template revision) — from what a pass found and decided (`StatusInputs`) and, once the
- * executor ran, its outcome (ReplicaFailure, the ordinals that landed). The plan's own `status` is
- * the same function before any outcome. `statusEquals` decides whether a write is needed (§3.15).
+ * next ordinal, template revision), the lease-wait objectives (lease-objectives.ts) — from what a pass
+ * found and decided (`StatusInputs`) and, once the executor ran, its outcome (ReplicaFailure, the
+ * ordinals that landed). The plan's own `status` is the same function before any outcome. `statusEquals` decides whether a write is needed (§3.15).
  */
 import {
   canonicalJson,
@@ -15,6 +15,7 @@ import {
 import { forecastStatus } from './forecast-buffer';
 import type { CreateExporterAction } from './actions';
 import type { InstanceView } from './instances';
+import type { ObjectiveFields } from './lease-objectives';
 import { issuedNextOrdinal } from './names';
 import { count, type World } from './observe';
 import type { ExecutionOutcome } from './outcome';
@@ -141,6 +142,8 @@ export interface StatusInputs {
   readonly revisions?: RevisionStatus;
   /** `status.forecast` (forecast-buffer.ts), while the forecast's mode is not Off. */
   readonly forecast?: ForecastStatus;
+  /** The lease-wait and startup objectives (lease-objectives.ts). */
+  readonly objectives?: ObjectiveFields;
 }
 
 /** What a pass decided, as the status reports it. */
@@ -176,6 +179,7 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
     pendingLeases: world.demand.pending.length,
     persisted: facts.persisted,
     creates: facts.creates,
+    objectives: world.objectives,
     revisions: revisionStatus(world.historyTracked, world.set, {
       target: world.revision,
       pinned: world.pin.kind === 'found' ? world.pin.revision : undefined,
@@ -290,6 +294,7 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
     ...(inputs.revisions?.current !== undefined ? { currentRevision: inputs.revisions.current } : {}),
     ...(inputs.revisions?.pinned !== undefined ? { pinnedRevision: inputs.revisions.pinned } : {}),
     ...(inputs.forecast !== undefined ? { forecast: inputs.forecast } : {}),
+    ...inputs.objectives,
   };
 }
 

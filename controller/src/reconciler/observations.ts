@@ -1,19 +1,40 @@
 /**
- * The two latency histograms of SPEC §3 metrics, read off the objects the pass already has:
- * instance startup (Exporter created → first `Online=True`) and lease wait (Lease created → assigned,
- * for leases that waited `Pending`). Each instance and lease is observed once per controller process;
- * the seen-sets are pruned to what still exists, so they do not grow without bound.
+ * What one pass sees of a set's demand and latencies (the demand recorder's input, demand-recorder.ts),
+ * read off the objects the pass already has:
+ * - the set's leases: those assigned or pinned to one of its instances, and the unassigned ones its
+ *   selector matches and that it owns among the namespace's sets (lease-owner.ts), so a lease is
+ *   counted by one set; live = not ended;
+ * - startups: Exporter created → `Online=True` (its last transition), for instances Online now; one
+ *   longer than the startup timeout is not a startup (the instance went offline and back since);
+ * - served leases: assigned (`status.exporterRef` and `status.beginTime`) to an instance of the set,
+ *   warm when that instance was Online before the lease was created — or, when its Exporter is gone or
+ *   Online changed since, when the lease never waited `Pending`.
  */
-import { ExporterConditionTypes, type Exporter, type Lease } from 'virtual-exporters/internal';
-import type { ControllerMetrics, SetRef } from '../operations/metrics';
+import {
+  ExporterConditionTypes,
+  LeaseConditionTypes,
+  instanceOrdinal,
+  type Exporter,
+  type Lease,
+} from 'virtual-exporters/internal';
 import {
   conditionIsTrue,
+  isLeaseEnded,
   leaseConcernsSet,
   listOf,
   nameOf,
+  ownedDemand,
+  resolveOptions,
   toMillis,
   type PlannerSnapshot,
 } from '../planner';
+import type { DemandObservation, ObservedLease } from '../planner/demand-record';
+import type { ServedLease, StartupSample } from '../planner/lease-objectives';
+
+/** A served lease as a pass sees it: also whether it waited `Pending` (the wait histogram's leases). */
+export interface ObservedServed extends ServedLease {
+  readonly waited: boolean;
+}
 
 function onlineSince(exporter: Exporter): number | undefined {
   const online = listOf<{ type?: unknown; status?: unknown; lastTransitionTime?: string }>(
@@ -22,57 +43,61 @@ function onlineSince(exporter: Exporter): number | undefined {
   return online?.status === 'True' ? toMillis(online.lastTransitionTime) : undefined;
 }
 
+/** The lease waited `Pending` (Jumpstarter leaves `Pending=True` on a lease that waited). */
 function waited(lease: Lease): boolean {
-  return conditionIsTrue(lease.status?.conditions, 'Pending');
+  return conditionIsTrue(lease.status?.conditions, LeaseConditionTypes.Pending);
 }
 
-export class LatencyObserver {
-  private readonly started = new Map<string, Set<string>>();
-  private readonly served = new Map<string, Set<string>>();
+export interface PassObservation extends DemandObservation {
+  readonly served: readonly ObservedServed[];
+}
 
-  constructor(private readonly metrics: ControllerMetrics) {}
+/** The leases of the namespace that are the set's (see the module doc). */
+export function setLeases(snapshot: PlannerSnapshot): Lease[] {
+  const { set } = snapshot;
+  const setName = set.metadata?.name ?? '';
+  const self = { set, classExists: snapshot.virtualTargetClass !== undefined };
+  return snapshot.leases.filter((lease) => {
+    if (!leaseConcernsSet(lease, set)) return false;
+    const named = nameOf(lease.status?.exporterRef) ?? nameOf(lease.spec?.exporterRef);
+    if (named !== undefined) return instanceOrdinal(setName, named) !== undefined;
+    return ownedDemand([lease], self, snapshot.peers).length === 1;
+  });
+}
 
-  observe(key: string, ref: SetRef, snapshot: PlannerSnapshot): void {
-    const started = this.seen(
-      this.started,
-      key,
-      snapshot.instances.map((i) => i.exporter.metadata?.uid ?? ''),
-    );
-    for (const { exporter } of snapshot.instances) {
-      const uid = exporter.metadata?.uid;
-      const created = toMillis(exporter.metadata?.creationTimestamp);
-      const online = onlineSince(exporter);
-      if (!uid || started.has(uid) || created === undefined || online === undefined) continue;
-      started.add(uid);
-      this.metrics.observeInstanceStartup(ref, Math.max(0, online - created) / 1000);
-    }
-    const leases = snapshot.leases.filter((l) => leaseConcernsSet(l, snapshot.set));
-    const served = this.seen(
-      this.served,
-      key,
-      leases.map((l) => l.metadata?.uid ?? ''),
-    );
-    for (const lease of leases) {
-      const uid = lease.metadata?.uid;
-      const created = toMillis(lease.metadata?.creationTimestamp);
-      const begin = toMillis(lease.status?.beginTime);
-      if (!uid || served.has(uid) || !nameOf(lease.status?.exporterRef) || !waited(lease)) continue;
-      if (created === undefined || begin === undefined) continue;
-      served.add(uid);
-      this.metrics.observeLeaseWait(ref, Math.max(0, begin - created) / 1000);
-    }
+/** One pass's observation of the set's demand, instance startups and served leases. */
+export function observeDemand(snapshot: PlannerSnapshot): PassObservation {
+  const leases = setLeases(snapshot);
+  const observed: ObservedLease[] = [];
+  for (const lease of leases) {
+    const uid = lease.metadata?.uid;
+    const created = toMillis(lease.metadata?.creationTimestamp);
+    if (!uid || created === undefined) continue;
+    observed.push({ uid, created, live: !isLeaseEnded(lease) });
   }
-
-  forget(key: string): void {
-    this.started.delete(key);
-    this.served.delete(key);
+  const { startupTimeoutMs } = resolveOptions(snapshot.options);
+  const onlineByName = new Map<string, number>();
+  const startups: StartupSample[] = [];
+  for (const { exporter } of snapshot.instances) {
+    const uid = exporter.metadata?.uid;
+    const created = toMillis(exporter.metadata?.creationTimestamp);
+    const online = onlineSince(exporter);
+    if (online !== undefined && exporter.metadata?.name) onlineByName.set(exporter.metadata.name, online);
+    if (!uid || created === undefined || online === undefined) continue;
+    const ms = Math.max(0, online - created);
+    if (ms <= startupTimeoutMs) startups.push({ uid, at: online, ms });
   }
-
-  /** The set's seen uids, keeping only those still present. */
-  private seen(map: Map<string, Set<string>>, key: string, present: readonly string[]): Set<string> {
-    const live = new Set(present);
-    const kept = new Set([...(map.get(key) ?? [])].filter((uid) => live.has(uid)));
-    map.set(key, kept);
-    return kept;
+  const served: ObservedServed[] = [];
+  for (const lease of leases) {
+    const uid = lease.metadata?.uid;
+    const name = lease.metadata?.name ?? '';
+    const created = toMillis(lease.metadata?.creationTimestamp);
+    const begin = toMillis(lease.status?.beginTime);
+    const instance = nameOf(lease.status?.exporterRef);
+    if (!uid || created === undefined || begin === undefined || instance === undefined) continue;
+    const online = onlineByName.get(instance);
+    const warm = online !== undefined && online <= created ? true : !waited(lease);
+    served.push({ uid, name, created, begin, warm, waited: waited(lease) });
   }
+  return { now: snapshot.now, leases: observed, startups, served };
 }

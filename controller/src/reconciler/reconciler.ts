@@ -3,11 +3,13 @@
  * the caches, plan (again with the live Lease list right before Exporter deletes), apply the plan,
  * and write the status the planner's `finalizeStatus` makes of the outcome through `/status` once —
  * only when it differs from the newest known one (SPEC §3.15: a settled pool writes nothing). Events go out for the actions
- * applied and the conditions that changed; the pool's metrics are updated.
+ * applied and the conditions that changed; the pool's metrics are updated. Before planning, the demand
+ * recorder folds the pass into the set's demand history (demand-recorder.ts), which the snapshot
+ * carries to the planner; after the status, the history is written when it is due.
  *
  * A set missing from the cache was deleted: everything kept for it (expectations, create window, status
- * and render memos, CA bundle reads, metrics) is dropped. A set of another provisioner is left alone
- * (the planner's `ignored`). Writes that failed other than creates and
+ * and render memos, CA bundle reads, metrics, demand record) is dropped. A set of another provisioner
+ * is left alone (the planner's `ignored`). Writes that failed other than creates and
  * deletes (which become ReplicaFailure) make the pass throw after the status is written, so the key
  * is retried with the work queue's backoff.
  */
@@ -39,7 +41,7 @@ import { elapsedOf } from '../queue/clock';
 import type { ReconcileResult } from '../queue/work-queue';
 import { apiErrorMessage, isNotFound } from '../kube/api-errors';
 import type { EventRecorder } from './event-recorder';
-import type { LatencyObserver } from './observations';
+import type { DemandRecorder } from './demand-recorder';
 import { execute, type Execution, type ExecutorDeps } from './executor';
 import { readSetWorld, type SetWorld, type SnapshotDeps } from './snapshot';
 import { boundedMessage } from './write-failure';
@@ -49,8 +51,8 @@ export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
   readonly logger: Logger;
   readonly events: EventRecorder;
   readonly metrics?: ControllerMetrics;
-  /** Startup and lease-wait histograms. */
-  readonly latencies?: LatencyObserver;
+  /** The demand history, the lease-wait objectives' facts and their metrics (demand-recorder.ts). */
+  readonly demand?: DemandRecorder;
 }
 
 const UP: ReadonlySet<Action['type']> = new Set(['CreateExporter', 'PromoteStandby']);
@@ -108,26 +110,32 @@ export class Reconciler {
     this.deps.caBundles.forget(key);
     this.deps.podWaits.forget(key);
     this.deps.metrics?.forgetSet(parseObjectKey(key));
-    this.deps.latencies?.forget(key);
+    this.deps.demand?.forget(key);
     this.deps.firstObserved?.forget(key);
   }
 
   private async pass(key: string, ref: SetRef): Promise<ReconcileResult> {
     const { deps } = this;
-    const world = await readSetWorld(key, deps);
-    if (!world) {
+    const read = await readSetWorld(key, deps);
+    if (!read) {
       this.forget(key);
       return {};
     }
     const log = exporterSetLogger(deps.logger, ref);
-    const set = world.snapshot.set;
+    const set = read.snapshot.set;
+    // Only the controller of the set's class records its demand: one writer per history object (a set
+    // without its class, which every provisioner's controller passes over, is recorded by none).
+    const ours = read.snapshot.virtualTargetClass?.spec?.provisioner === deps.provisioner.name;
+    const world: SetWorld =
+      deps.demand && ours
+        ? { ...read, snapshot: { ...read.snapshot, ...(await deps.demand.observe(key, ref, read.snapshot)) } }
+        : read;
     const first = plan(world.snapshot);
     if (first.ignored !== undefined && first.actions.length === 0 && first.status === undefined) {
       log.debug({ why: first.ignored }, 'set ignored');
       this.forget(key);
       return {};
     }
-    deps.latencies?.observe(key, ref, world.snapshot);
     let confirmed: Plan | undefined;
     let unrecorded: string | undefined;
     let execution = await execute(world, first, deps, async () => {
@@ -153,6 +161,7 @@ export class Reconciler {
     if (status !== undefined && !gone && !statusEquals(set.status, status)) {
       await this.writeStatus(key, set, status);
     }
+    if (set.metadata?.deletionTimestamp === undefined) await deps.demand?.flush(key, set);
     await deps.events.record(set, [
       ...this.eventsOf(result, execution, set.status, status),
       ...(swept?.events ?? []),
@@ -180,6 +189,9 @@ export class Reconciler {
     const waits = [result.requeueAfterMs, ...(execution.taken.length > 0 ? [0] : [])];
     // An expectation that never shows up times out; look again then even if no event comes.
     if (deps.expectations.pending(key) > 0) waits.push(deps.expectations.timeoutMs);
+    // The demand history's write and the objectives' window wait for the next hour.
+    const demandDue = deps.demand?.dueIn(key, deps.clock.now());
+    if (demandDue !== undefined) waits.push(demandDue);
     const due = waits.filter((w): w is number => w !== undefined);
     return due.length > 0 ? { requeueAfterMs: Math.min(...due) } : {};
   }

@@ -14,8 +14,11 @@ afterEach(async () => {
   endpoints = [];
 });
 
-async function get(url: string): Promise<{ status: number; text: string; type: string | null }> {
-  const response = await fetch(url);
+async function get(
+  url: string,
+  accept?: string,
+): Promise<{ status: number; text: string; type: string | null }> {
+  const response = await fetch(url, accept ? { headers: { accept } } : {});
   return { status: response.status, text: await response.text(), type: response.headers.get('content-type') };
 }
 
@@ -204,5 +207,62 @@ describe('metrics', () => {
       .map((line) => line.split(' ')[2]);
     expect(names.length).toBeGreaterThan(20);
     expect(names.filter((name) => !name.startsWith('jumpstarter_exporterset_'))).toEqual([]);
+  });
+
+  it('serve OpenMetrics with the lease exemplars when asked, and Prometheus text to a plain scrape', async () => {
+    const metrics = new ControllerMetrics({ processMetrics: true });
+    metrics.observeServedLease(pool, { lease: 'lease-cold', warm: false, waitSeconds: 42 });
+    metrics.observeServedLease(pool, { lease: 'lease-warm', warm: true });
+    metrics.recordScaleAction(pool, 'up', 'demand');
+    metrics.observeLeaseWait(pool, 1, 'x'.repeat(300)); // an exemplar longer than OpenMetrics allows is cut
+    const server = await startMetricsServer({ bindAddress: '127.0.0.1:0', registry: metrics.registry });
+    endpoints.push(server);
+    const url = `${server!.url}/metrics`;
+    const set = 'namespace="lab",exporterset="pool"';
+
+    // Prometheus asks for OpenMetrics first, text as the fallback.
+    const open = await get(
+      url,
+      'application/openmetrics-text;version=1.0.0;q=0.5,text/plain;version=0.0.4;q=0.3,*/*;q=0.2',
+    );
+    expect(open.type).toBe('application/openmetrics-text; version=1.0.0; charset=utf-8');
+    expect(open.text).toMatch(
+      new RegExp(
+        `^jumpstarter_exporterset_lease_wait_seconds_bucket\\{le="60",${set}\\} 2 # \\{lease="lease-cold"\\} 42 \\d`,
+        'm',
+      ),
+    );
+    expect(open.text).toContain(`# {lease="${'x'.repeat(123)}"} 1 `);
+    expect(open.text).toContain(`jumpstarter_exporterset_leases_served_total{${set},start="cold"} 1`);
+    expect(open.text).toContain('# TYPE jumpstarter_exporterset_leases_served counter');
+    expect(open.text.trimEnd().endsWith('# EOF')).toBe(true);
+
+    // A plain scrape, after an OpenMetrics one: text, no exemplars, every counter still named *_total.
+    for (const accept of [undefined, 'text/plain', 'application/openmetrics-text;q=0']) {
+      const plain = await get(url, accept);
+      expect(plain.type).toBe(metrics.registry.contentType);
+      expect(plain.text).not.toContain('# {lease=');
+      expect(plain.text).not.toContain('# EOF');
+      for (const line of [
+        `jumpstarter_exporterset_leases_served_total{${set},start="warm"} 1`,
+        `jumpstarter_exporterset_leases_served_total{${set},start="cold"} 1`,
+        `jumpstarter_exporterset_scale_actions_total{${set},direction="up",reason="demand"} 1`,
+        `jumpstarter_exporterset_lease_wait_seconds_count{${set}} 2`,
+        '# TYPE jumpstarter_exporterset_process_cpu_seconds_total counter',
+      ]) {
+        expect(plain.text.split('\n')).toContain(line);
+      }
+    }
+    expect(await metrics.render()).toContain('# TYPE jumpstarter_exporterset_leases_served_total counter');
+  });
+
+  it('render concurrent OpenMetrics and text scrapes without mixing up counter names', async () => {
+    const metrics = new ControllerMetrics();
+    metrics.observeServedLease(pool, { lease: 'l', warm: true });
+    const renders = await Promise.all(Array.from({ length: 10 }, (_, i) => metrics.render(i % 2 === 0)));
+    renders.forEach((text, i) => {
+      if (i % 2 === 0) expect(text).toContain('# TYPE jumpstarter_exporterset_leases_served counter');
+      else expect(text).toContain('# TYPE jumpstarter_exporterset_leases_served_total counter');
+    });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * RBAC replay (SPEC §3, §4): a run through every kind of write the controller makes —
  * leader election, a warm pool (its first name taken by an Exporter it does not own), a Pod that lost its revision label (labelled again), a lease and its
- * recycle in place, a crashed Pod replaced, a rotated token re-synced, an ExporterOperation over the
+ * recycle in place, the set's demand history (its ConfigMap created and patched as hours turn), a crashed Pod replaced, a rotated token re-synced, an ExporterOperation over the
  * set (child operations, its status, its deletion after its TTL), a template change (its revision
  * recorded, the old one pruned), a scale-down, and the set's
  * deletion — then every request the test cluster
@@ -34,6 +34,13 @@ import {
 } from './support';
 
 const startScenario = scenarioPerTest();
+
+/** Steps the machines' wall clocks an hour ahead: the demand history is written when the hour turns. */
+function nextHour(cluster: Awaited<ReturnType<typeof startScenario>>['cluster']): void {
+  for (const clock of [cluster.clocks.apiServer, cluster.clocks.kubelet, cluster.clocks.controller]) {
+    clock.setOffsetMs(clock.offsetMs() + 3_600_000);
+  }
+}
 
 const RULES: readonly ControllerRule[] = [...CONTROLLER_RULES, ...LEADER_ELECTION_RULES];
 
@@ -112,6 +119,26 @@ describe('RBAC replay', () => {
       'back to available',
       () => status()?.leasedReplicas === 0 && (status()?.availableReplicas ?? 0) >= 2,
     );
+
+    // The demand history: its object created when the hour turns after a served lease, and patched
+    // at the next turn after another.
+    const configMapWrites = (verb: 'create' | 'patch') =>
+      cluster.counters.total({ identity: CONTROLLER, verb, resource: 'configmaps' });
+    nextHour(cluster);
+    patchSetSpec(cluster, 'rbac', { scaleDownCooldown: '2s' });
+    await until('the demand history created', () => configMapWrites('create') > 0);
+    leases.create({
+      namespace: NS,
+      name: 'r-2',
+      selector: { matchLabels: { ...TEMPLATE_LABELS } },
+      duration: '1h',
+    });
+    await leases.waitFor(NS, 'r-2', (l) => Boolean(l.status?.exporterRef?.name), 20_000);
+    leases.release(NS, 'r-2');
+    await until('r-2 recorded', () => status()?.leaseWait?.leases === 2);
+    nextHour(cluster);
+    patchSetSpec(cluster, 'rbac', { scaleDownCooldown: '1s' });
+    await until('the demand history patched', () => configMapWrites('patch') > 0);
 
     // A rotated token: the config Secret is patched.
     const name = served.status!.exporterRef!.name;
