@@ -3,19 +3,10 @@
  * rendered from this list, so the two always show the same queries. Every query names only metrics the
  * controller exports (a test reads the names from the controller's own registry), filtered by the
  * dashboard variables `$namespace` and `$exporterset` (the ExporterSet's namespace and name).
- *
- * PANELS TO ADD once issue 17's metrics are merged (they are exported by other branches, so they are not
- * listed yet; add each as a panel below and the tests check it like the rest):
- * - `jumpstarter_exporterset_leases_served_total{start="warm"|"cold"}`: leases served per hour by
- *   start, and the warm-hit ratio `sum(rate(...{start="warm"}[1h])) / sum(rate(...[1h]))` (row "Lease wait");
- * - `jumpstarter_exporterset_forecast_leases` and `jumpstarter_exporterset_forecast_warm_buffer`: the
- *   expected peak against `leased_replicas`, and the buffer the forecast would set (row "Pools");
- * - `jumpstarter_exporterset_effective_min_available_replicas`: the raised warm buffer against
- *   `available_replicas` (row "Pools").
  */
 
 /** What a panel's values are, in both tools' words (Grafana unit, Perses unit). */
-export type PanelUnit = 'count' | 'seconds' | 'perSecond';
+export type PanelUnit = 'count' | 'seconds' | 'perSecond' | 'ratio';
 
 export interface DashboardQuery {
   /** PromQL; `$namespace` and `$exporterset` are the dashboard's variables. */
@@ -114,6 +105,40 @@ export const DASHBOARD_ROWS: readonly DashboardRow[] = [
         ],
       },
       {
+        key: 'warm-buffer',
+        title: 'Warm buffer: effective and forecast',
+        description:
+          'The minAvailableReplicas the controller plans for (the spec raised by scheduled windows and a forecast in mode Apply), and the buffer the forecast would set.',
+        unit: 'count',
+        queries: [
+          {
+            expr: `max ${BY_SET} (jumpstarter_exporterset_effective_min_available_replicas{${SET}})`,
+            legend: '{{namespace}}/{{exporterset}} effective',
+          },
+          {
+            expr: `max ${BY_SET} (jumpstarter_exporterset_forecast_warm_buffer{${SET}})`,
+            legend: '{{namespace}}/{{exporterset}} forecast',
+          },
+        ],
+      },
+      {
+        key: 'forecast-leases',
+        title: 'Forecast peak against leases held',
+        description:
+          'The most leases the forecast expects held or waiting at once over the next startup time, against the leases held now.',
+        unit: 'count',
+        queries: [
+          {
+            expr: `max ${BY_SET} (jumpstarter_exporterset_forecast_leases{${SET}})`,
+            legend: '{{namespace}}/{{exporterset}} expected',
+          },
+          {
+            expr: `max ${BY_SET} (jumpstarter_exporterset_leased_replicas{${SET}})`,
+            legend: '{{namespace}}/{{exporterset}} held',
+          },
+        ],
+      },
+      {
         key: 'scale-actions',
         title: 'Scale actions',
         description: 'Instances created (up) or removed (down) per second, by the rule that asked.',
@@ -138,6 +163,31 @@ export const DASHBOARD_ROWS: readonly DashboardRow[] = [
         queries: [
           quantile(0.5, 'lease_wait_seconds', 'exporterset, ', '{{exporterset}} p50'),
           quantile(0.95, 'lease_wait_seconds', 'exporterset, ', '{{exporterset}} p95'),
+        ],
+      },
+      {
+        key: 'warm-hit',
+        title: 'Leases served warm',
+        description:
+          'Share of the leases served in the last hour whose instance was online before the lease was created (it did not boot for the lease).',
+        unit: 'ratio',
+        queries: [
+          {
+            expr: `sum by (exporterset) (rate(jumpstarter_exporterset_leases_served_total{${SET},start="warm"}[1h])) / sum by (exporterset) (rate(jumpstarter_exporterset_leases_served_total{${SET}}[1h]))`,
+            legend: '{{exporterset}}',
+          },
+        ],
+      },
+      {
+        key: 'leases-served',
+        title: 'Leases served, warm and cold (per hour)',
+        description: 'Leases served in the last hour by start: warm (from a ready instance) or cold.',
+        unit: 'count',
+        queries: [
+          {
+            expr: `sum by (exporterset, start) (increase(jumpstarter_exporterset_leases_served_total{${SET}}[1h]))`,
+            legend: '{{exporterset}} {{start}}',
+          },
         ],
       },
       {

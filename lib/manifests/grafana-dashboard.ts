@@ -10,7 +10,12 @@ export const DASHBOARD_VARIABLES = [
 export const DASHBOARD_TITLE = 'Jumpstarter virtual exporters';
 export const DASHBOARD_UID = 'jumpstarter-exporterset';
 
-const GRAFANA_UNITS: Record<PanelUnit, string> = { count: 'short', seconds: 's', perSecond: 'ops' };
+const GRAFANA_UNITS: Record<PanelUnit, string> = {
+  count: 'short',
+  seconds: 's',
+  perSecond: 'ops',
+  ratio: 'percentunit',
+};
 const PANEL_WIDTH = 8;
 const PANEL_HEIGHT = 8;
 const GRID_COLUMNS = 24;

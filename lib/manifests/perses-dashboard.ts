@@ -2,10 +2,12 @@ import type { JsonObject } from '../api';
 import { DASHBOARD_ROWS, type PanelUnit } from './dashboard-panels';
 import { DASHBOARD_TITLE, DASHBOARD_UID, DASHBOARD_VARIABLES } from './grafana-dashboard';
 
+// Perses's format units (`yAxis.format.unit`): `percent-decimal` shows a 0–1 value as a percentage.
 const PERSES_UNITS: Record<PanelUnit, JsonObject> = {
-  count: { kind: 'Decimal' },
-  seconds: { kind: 'Seconds' },
-  perSecond: { kind: 'Decimal', decimalPlaces: 3 },
+  count: { unit: 'decimal' },
+  seconds: { unit: 'seconds' },
+  perSecond: { unit: 'decimal', decimalPlaces: 3 },
+  ratio: { unit: 'percent-decimal' },
 };
 const PANEL_WIDTH = 8;
 const PANEL_HEIGHT = 8;
