@@ -21,6 +21,9 @@ export type {
   ExporterSetStatus,
   ExporterTemplate,
   RecycleStrategy,
+  ScheduleWindowStatus,
+  SchedulesStatus,
+  WarmBufferSchedule,
 } from './api/exporter-set';
 export type { ImagePullPolicy, ImageSpec, Images } from './api/images';
 export type {

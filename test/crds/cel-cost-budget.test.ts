@@ -90,6 +90,8 @@ describe('ExporterSet rules', () => {
       [RuleMessages.templateAnnotationsSize]: [
         ['spec.template.metadata.annotations', 'map', ExporterSetBounds.templateAnnotations],
       ],
+      [RuleMessages.scheduleMinAvailableLeMax]: [['spec.schedules', 'all', ExporterSetBounds.schedules]],
+      [RuleMessages.scheduleMinReplicasLeMax]: [['spec.schedules', 'all', ExporterSetBounds.schedules]],
     });
   });
 
