@@ -2,7 +2,8 @@
  * Observe, the pipeline's first step (plan.ts): the snapshot read once into the facts every later step
  * uses — the spec with defaults, the current template revision, each Exporter classified
  * (instances.ts), creates in flight, the pending demand this set counts (lease-owner.ts) and the first
- * free ordinal (names.ts).
+ * free ordinal (names.ts). The warm buffer every later step sees is the spec's raised by the windows of
+ * spec.schedules open now or within their lead time (schedules.ts, warm-buffer-raise.ts).
  */
 import {
   Defaults,
@@ -38,6 +39,8 @@ import { recordedRevisions, type RecordedRevision } from './revision-history';
 import { resolvePin, viewOf, type Pin } from './pinning';
 import { readStatus, type StatusCorrection } from './status-read';
 import { updatePolicyOf, type UpdatePolicy } from './update-strategy';
+import { evaluateSchedules, type ScheduleEvaluation } from './schedules';
+import { effectiveBuffer, raisedSpec, type EffectiveBuffer } from './warm-buffer-raise';
 import {
   resolveOptions,
   type InFlightCreate,
@@ -72,7 +75,14 @@ export interface World {
   readonly provisioner: Pick<Provisioner, 'name' | 'validate'>;
   readonly now: number;
   readonly options: PlannerOptions;
+  /** The spec with defaults and the warm buffer raised (`buffer`): what every rule plans for. */
   readonly spec: SpecValues;
+  /** The spec with defaults, unraised. */
+  readonly baseSpec: SpecValues;
+  /** The warm buffer and floor in effect, and the raises that set them. */
+  readonly buffer: EffectiveBuffer;
+  /** spec.schedules at `now` (schedules.ts). */
+  readonly schedules: ScheduleEvaluation;
   readonly revision?: string;
   /** `spec.pinnedRevision` resolved (pinning.ts); when found, `set` and `cls` are the pinned view. */
   readonly pin: Pin;
@@ -160,7 +170,11 @@ export function observe(snapshot: PlannerSnapshot): World {
         : (templateRevision ?? set.status?.templateRevision);
   const inFlight = inFlightNames(snapshot.inFlight);
   const options = resolveOptions(snapshot.options);
-  const spec = specValues(set, cls);
+  const baseSpec = specValues(set, cls);
+  // Schedules are no part of a revision: the live set's apply, pinned or not.
+  const schedules = evaluateSchedules(live.spec?.schedules, now, snapshot.startupP95Ms);
+  const buffer = effectiveBuffer(baseSpec, schedules.raises);
+  const spec = raisedSpec(baseSpec, buffer);
   const context: ClassifyContext = {
     set,
     revision,
@@ -188,6 +202,9 @@ export function observe(snapshot: PlannerSnapshot): World {
     now,
     options,
     spec,
+    baseSpec,
+    buffer,
+    schedules,
     ...(revision !== undefined ? { revision } : {}),
     pin,
     revisions,

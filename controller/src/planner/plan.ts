@@ -195,6 +195,7 @@ function poolStatus(
     spec: {
       selectorMatchesTemplate: gate.selectorMatchesTemplate,
       ...(gate.invalidSpec !== undefined ? { invalidSpec: gate.invalidSpec } : {}),
+      ...(gate.scheduleFindings !== undefined ? { scheduleFindings: gate.scheduleFindings } : {}),
     },
     scaling: {
       outdated: outdatedCount(world.owned, removed, gate.canCreate, world.spec.update),

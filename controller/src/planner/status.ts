@@ -29,6 +29,7 @@ import {
 import type { SpecChecks } from './class-and-parameters';
 import { pinCondition } from './pinning';
 import { revisionStatus, type RevisionStatus } from './revision-history';
+import { scheduleReport, type ScheduleReport } from './schedule-report';
 import { toMillis, toTimestamp } from './snapshot';
 
 /** The counter fields of ExporterSetStatus. */
@@ -137,6 +138,8 @@ export interface StatusInputs {
   readonly deleteFailure?: DeleteFailure;
   /** The recorded revisions the status names (revision-history.ts). */
   readonly revisions?: RevisionStatus;
+  /** The schedules' windows and the raised warm buffer (schedule-report.ts). */
+  readonly schedules?: ScheduleReport;
 }
 
 /** What a pass decided, as the status reports it. */
@@ -170,6 +173,7 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
     pendingLeases: world.demand.pending.length,
     persisted: facts.persisted,
     creates: facts.creates,
+    schedules: scheduleReport(world),
     revisions: revisionStatus(world.historyTracked, world.set, {
       target: world.revision,
       pinned: world.pin.kind === 'found' ? world.pin.revision : undefined,
@@ -283,6 +287,7 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
       : {}),
     ...(inputs.revisions?.current !== undefined ? { currentRevision: inputs.revisions.current } : {}),
     ...(inputs.revisions?.pinned !== undefined ? { pinnedRevision: inputs.revisions.pinned } : {}),
+    ...inputs.schedules,
   };
 }
 

@@ -13,6 +13,7 @@
  */
 import {
   ConditionReasons as R,
+  Defaults,
   EventReasons,
   type ExporterSet,
   type ExporterSetStatus,
@@ -158,7 +159,7 @@ export class Reconciler {
       ...(swept?.events ?? []),
       ...(world.lifecycle?.takeNotices() ?? []).map((n) => ({ type: 'Normal' as const, ...n })),
     ]);
-    this.recordMetrics(ref, execution.applied, status);
+    this.recordMetrics(ref, execution.applied, status, set);
     for (const action of execution.applied) {
       if (action.type === 'RecordRevision' || action.type === 'DeleteRevision') {
         const revision =
@@ -262,7 +263,7 @@ export class Reconciler {
 
   /**
    * Events of what was applied, the startup failures seen, the status fields corrected, a requested
-   * recycle completed, and the conditions that changed.
+   * recycle completed, schedule windows opened or closed, and the conditions that changed.
    */
   private eventsOf(
     result: Plan,
@@ -277,7 +278,9 @@ export class Reconciler {
           e.reason === EventReasons.StartupFailure ||
           e.reason === EventReasons.StatusCorrected ||
           e.reason === EventReasons.ProvisionerChanged ||
-          e.reason === EventReasons.RecycleCompleted,
+          e.reason === EventReasons.RecycleCompleted ||
+          e.reason === EventReasons.ScheduleWindowOpened ||
+          e.reason === EventReasons.ScheduleWindowClosed,
       ),
       ...execution.taken.map(({ name, owner }) => ({
         type: 'Warning' as const,
@@ -292,6 +295,7 @@ export class Reconciler {
     ref: SetRef,
     applied: readonly Action[],
     status: ExporterSetStatus | undefined,
+    set: ExporterSet,
   ): void {
     const metrics = this.deps.metrics;
     if (!metrics) return;
@@ -310,6 +314,12 @@ export class Reconciler {
         standby: status.standbyReplicas ?? 0,
         pendingLeases: status.pendingLeases ?? 0,
       });
+      const specBuffer = set.spec?.minAvailableReplicas;
+      metrics.setEffectiveMinAvailable(
+        ref,
+        status.effectiveMinAvailableReplicas ??
+          (typeof specBuffer === 'number' ? specBuffer : Defaults.minAvailableReplicas),
+      );
     }
   }
 }
