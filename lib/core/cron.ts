@@ -68,13 +68,28 @@ function expression(text: string, zone: string, at: number): CronExpression {
   return CronExpressionParser.parse(text, { tz: zone, currentDate: new Date(at) });
 }
 
-/** The latest occurrence at or before `at` (epoch ms) in `zone`; undefined when there is none. */
+/**
+ * The latest occurrence at or before `at` (epoch ms) in `zone`; undefined when there is none.
+ *
+ * Occurrences are the ones the library's forward iteration lists: on a daylight-saving day a time
+ * that does not exist is moved to the first time after the gap, and a time that occurs twice occurs
+ * once (the first). The library's backward iteration disagrees on those days (it skips the moved time
+ * and takes the second of a repeated one), so it only finds a start from which to walk forward.
+ */
 export function occurrenceAtOrBefore(text: string, zone: string, at: number): number | undefined {
   try {
-    // The library's prev() is strictly before its current date; occurrences fall on whole seconds.
-    return expression(text, zone, at + 1)
-      .prev()
-      .getTime();
+    const back = expression(text, zone, at + 1);
+    back.prev();
+    for (let step = 0; step < 4; step++) {
+      // Two occurrences back by the backward iteration is before the forward one's latest, bar a
+      // gap shorter than a daylight-saving shift; then one more step back is tried.
+      const start = back.prev().getTime();
+      const forward = expression(text, zone, start - 1);
+      let latest: number | undefined;
+      for (let next = forward.next().getTime(); next <= at; next = forward.next().getTime()) latest = next;
+      if (latest !== undefined) return latest;
+    }
+    return undefined;
   } catch {
     return undefined;
   }

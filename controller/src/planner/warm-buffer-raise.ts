@@ -3,7 +3,7 @@
  * `minAvailableReplicas` (and `minReplicas`) for a while. Every raise is a floor, never a cut: the
  * effective value is the maximum of the spec's and every active raise's, so a raise can only add
  * instances, and scale-in still waits for the spec's rules (cooldown, §3.6). The ceiling holds:
- * a raise is capped at `maxReplicas`, as the static fields are.
+ * a raise is capped at `maxReplicas` (unless it is 0, no ceiling), as the static fields are.
  */
 import type { SpecValues } from './observe';
 
@@ -34,7 +34,9 @@ function asked(value: number | undefined): number {
 
 /** The spec's buffer raised by `raises` (maximum of all), capped at the ceiling. */
 export function effectiveBuffer(spec: SpecValues, raises: readonly BufferRaise[]): EffectiveBuffer {
-  const cap = (n: number, base: number) => Math.max(base, Math.min(n, spec.maxReplicas));
+  // maxReplicas 0 means no ceiling (upstream's meaning), not a ceiling of 0.
+  const ceiling = spec.maxReplicas === 0 ? Infinity : spec.maxReplicas;
+  const cap = (n: number, base: number) => Math.max(base, Math.min(n, ceiling));
   const minAvailable = cap(Math.max(0, ...raises.map((r) => asked(r.minAvailable))), spec.minAvailable);
   const minReplicas = cap(Math.max(0, ...raises.map((r) => asked(r.minReplicas))), spec.minReplicas);
   const raisedBy = raises.filter(
