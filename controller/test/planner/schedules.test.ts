@@ -8,7 +8,6 @@ import { occurrenceAfter, type WarmBufferSchedule } from 'virtual-exporters/inte
 import { DEFAULT_LEAD_MS, evaluateSchedules } from '../../src/planner/schedules';
 
 const MIN = 60_000;
-const H = 60 * MIN;
 const t = (iso: string) => Date.parse(iso);
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 
