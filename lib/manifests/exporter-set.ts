@@ -10,6 +10,7 @@ import {
   type RecycleStrategy,
   type ScaleInStrategy,
   type UpdateStrategy,
+  type WarmBufferSchedule,
 } from '../api';
 import { withDerivedName } from '../core/drivers';
 import { compact, nonEmpty } from './compact';
@@ -83,6 +84,16 @@ export interface ExporterSetOptions {
    * replaced; leave it out to follow the template. @default none (the template)
    */
   readonly pinnedRevision?: string;
+  /**
+   * Windows that raise the warm buffer on a timetable: each opens at every occurrence of its `cron`
+   * (five fields, or @daily and the like) in its IANA `timeZone` (default UTC) and lasts `duration`,
+   * keeping at least `minAvailableReplicas` warm (and `minReplicas`, if given). The raise starts
+   * `leadTime` before the window opens (default: the pool's measured p95 startup, else 2m) so the
+   * instances are ready when it opens. Overlapping windows take the maximum; maxReplicas caps it.
+   * Durations are Go durations here; cdk8s `Cron` and `Duration` in the cdk8s props. Upstream's
+   * controller ignores it. @default none
+   */
+  readonly schedules?: readonly WarmBufferSchedule[];
   /** Overrides deep-merged over the class parameters (lists replace). @default none */
   readonly parameters?: JsonObject;
   /** Image overrides; replace the class's per entry. @default the class's images */
@@ -139,6 +150,8 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
       // Written only when given, as paused: upstream's CRDs admit what never uses them.
       revisionHistoryLimit: input.revisionHistoryLimit,
       pinnedRevision: input.pinnedRevision,
+      // Ours (issue 17), written only when given.
+      schedules: input.schedules,
       virtualTargetClassName: input.virtualTargetClassName,
       parameters: input.parameters,
       images: input.images,
