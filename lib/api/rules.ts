@@ -43,8 +43,9 @@ export const RuleMessages = {
   /** Our rules on the scheduled warm buffers (issue 17). */
   scheduleName:
     'schedules[].name must be up to 63 lowercase letters, digits and "-", starting and ending with a letter or digit',
+  scheduleNamesUnique: 'schedules[].name must be unique among the schedules: rename one of them',
   scheduleCron:
-    'schedules[].cron must be five fields separated by spaces (minute hour day-of-month month day-of-week), such as "0 8 * * 1-5", or one of @yearly, @annually, @monthly, @weekly, @daily, @hourly',
+    'schedules[].cron must be five fields separated by spaces (minute hour day-of-month month day-of-week) or one of @yearly, @annually, @monthly, @weekly, @daily, @hourly',
   scheduleDuration:
     'schedules[].duration must be a duration such as 30m, 8h or 1h30m, with at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
   scheduleDurationPositive: 'schedules[].duration must be longer than 0',

@@ -118,7 +118,7 @@ export function checkSchedules(
     if (found.length > 0) return;
     const s = entry as { name: string; minAvailableReplicas: number; minReplicas?: number };
     if (seen.has(s.name)) {
-      issues.add(fieldPath(path, 'name'), 'must be unique among the schedules: rename one of them', s.name);
+      issues.add(fieldPath(path, 'name'), RuleMessages.scheduleNamesUnique, s.name);
     }
     seen.add(s.name);
     if (maxReplicas === undefined || maxReplicas === 0) return;

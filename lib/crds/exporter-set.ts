@@ -340,6 +340,13 @@ const specSchema: JSONSchemaProps = object(
         maxItems: Bounds.schedules,
         'x-kubernetes-list-type': 'map',
         'x-kubernetes-list-map-keys': ['name'],
+        // The list-map key makes the API server refuse duplicates too; the rule words it as synth time does.
+        'x-kubernetes-validations': [
+          {
+            rule: 'self.all(a, self.exists_one(b, b.name == a.name))',
+            message: RuleMessages.scheduleNamesUnique,
+          },
+        ],
       },
     ),
     selector: labelSelectorSchema(

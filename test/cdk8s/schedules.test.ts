@@ -113,7 +113,7 @@ describe('ExporterSet construct › schedules', () => {
 
   it('rejects two schedules of one name', () => {
     expect(() => pool({ schedules: [schedule(), schedule()] })).toThrow(
-      'schedules[1].name="workday": must be unique among the schedules',
+      `schedules[1].name="workday": ${RuleMessages.scheduleNamesUnique}`,
     );
   });
 });

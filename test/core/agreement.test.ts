@@ -128,6 +128,14 @@ describe('core validation agrees with admission', () => {
     ['a pinned revision with capitals', (s) => (s.pinnedRevision = 'Pool-1'), RuleMessages.pinnedRevision],
     ['a pinned revision ending in a dot', (s) => (s.pinnedRevision = 'pool-1.'), RuleMessages.pinnedRevision],
     ['a schedule name with capitals', withSchedule({ name: 'Work' }), RuleMessages.scheduleName],
+    [
+      'two schedules of one name',
+      (s) => {
+        withSchedule({})(s);
+        s.schedules.push({ ...s.schedules[0], cron: '@daily' });
+      },
+      RuleMessages.scheduleNamesUnique,
+    ],
     ['a cron of four fields', withSchedule({ cron: '0 8 * *' }), RuleMessages.scheduleCron],
     ['a cron of six fields', withSchedule({ cron: '0 0 8 * * 1-5' }), RuleMessages.scheduleCron],
     ['an unknown cron macro', withSchedule({ cron: '@workdays' }), RuleMessages.scheduleCron],

@@ -135,7 +135,7 @@ describe('scheduled warm buffers: synth-time rules', () => {
       expect.objectContaining({
         path: 'spec.schedules[1].name',
         value: 'work',
-        message: expect.stringMatching(/must be unique/),
+        message: expect.stringMatching(/must be unique among the schedules/),
       }),
       expect.objectContaining({ path: 'spec.schedules[1].minAvailableReplicas', value: 12 }),
     ]);
