@@ -117,7 +117,19 @@ export type PoolOpsChange =
       } | null;
     }
   /** A recycle requested `aheadMs` after now on the API server's clock (0: now). */
-  | { readonly field: 'recycleRequestedAt'; readonly aheadMs: number };
+  | { readonly field: 'recycleRequestedAt'; readonly aheadMs: number }
+  /**
+   * One scheduled window (issue 17) every `everyMinutes` minutes, raising the buffer to at most 1 (every
+   * set's maxReplicas is 0 or at least 1, so admission takes it whatever the chaos does to maxReplicas).
+   */
+  | {
+      readonly field: 'schedules';
+      readonly value: {
+        readonly everyMinutes: number;
+        readonly durationSeconds: number;
+        readonly minAvailable: number;
+      } | null;
+    };
 
 /** The machines whose clocks the simulation sets off true time. */
 export type SkewedMachine = 'apiServer' | 'kubelet' | 'controller';
@@ -313,6 +325,18 @@ function poolOps(random: Random): PoolOpsChange {
     return {
       field: 'updateStrategy',
       value: { type, maxSurge, maxUnavailable: bothZero ? 1 : maxUnavailable },
+    };
+  }
+  if (roll < 0.85) {
+    if (random.chance(0.2)) return { field: 'schedules', value: null };
+    const everyMinutes = random.pick([2, 3, 5] as const);
+    return {
+      field: 'schedules',
+      value: {
+        everyMinutes,
+        durationSeconds: random.int(20, everyMinutes * 60),
+        minAvailable: random.int(0, 1),
+      },
     };
   }
   return { field: 'recycleRequestedAt', aheadMs: random.chance(0.7) ? 0 : random.int(1_000, 10_000) };
