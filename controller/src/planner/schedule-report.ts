@@ -60,7 +60,7 @@ export function scheduleEvents(world: World, report: ScheduleReport): PlanEvent[
     if (before.has(key)) continue;
     const raise = world.schedules.raises.find((r) => r.name === w.name);
     const asked = raise
-      ? ` asks for a warm buffer of ${raise.minAvailable}${raise.minReplicas !== undefined ? ` and a floor of ${raise.minReplicas}` : ''};`
+      ? ` it asks for a warm buffer of ${raise.minAvailable}${raise.minReplicas !== undefined ? ` and a floor of ${raise.minReplicas}` : ''};`
       : '';
     events.push({
       type: 'Normal',
