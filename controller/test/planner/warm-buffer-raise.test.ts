@@ -11,7 +11,7 @@ const raise = (name: string, minAvailable: number, minReplicas?: number): Buffer
 });
 
 describe('effective warm buffer', () => {
-  it.each([
+  it.each<[string, readonly BufferRaise[], number, number, readonly string[]]>([
     ['no raise keeps the spec', [], 2, 1, []],
     ['a raise above the spec sets it', [raise('workday', 5)], 5, 1, ['workday']],
     ['a raise below the spec never lowers it', [raise('night', 0, 0)], 2, 1, []],
@@ -20,7 +20,7 @@ describe('effective warm buffer', () => {
     ['the ceiling caps a raise', [raise('release', 40, 30)], 10, 10, ['release']],
     ['minReplicas is raised on its own', [raise('floor', 1, 4)], 2, 4, ['floor']],
     ['a malformed count asks for nothing', [raise('bad', Number.NaN, -3)], 2, 1, []],
-  ] as const)('%s', (_, raises, minAvailable, minReplicas, names) => {
+  ])('%s', (_, raises, minAvailable, minReplicas, names) => {
     const buffer = effectiveBuffer(spec, raises);
     expect(buffer.minAvailable).toBe(minAvailable);
     expect(buffer.minReplicas).toBe(minReplicas);
