@@ -434,6 +434,13 @@ export interface ExporterSetSpec {
   readonly scaleDownCooldown?: string;
 
   /**
+   * Ours (ignored by upstream's controller): windows that raise the warm buffer on a timetable (working hours, nightly runs, release days). Overlapping windows take the maximum; maxReplicas still caps the pool, and when a window closes the surplus leaves only after scaleDownCooldown, as any surplus. Status shows the open windows and the next one; events ScheduleWindowOpened and ScheduleWindowClosed mark them. At most 16 schedules, with unique names.
+   *
+   * @schema ExporterSetSpec#schedules
+   */
+  readonly schedules?: ExporterSetSpecSchedules[];
+
+  /**
    * Selects the set's instances by label; it must select the template's labels.
    *
    * @schema ExporterSetSpec#selector
@@ -482,6 +489,7 @@ export function toJson_ExporterSetSpec(obj: ExporterSetSpec | undefined): Record
     'scaleInStrategy': toJson_ExporterSetSpecScaleInStrategy(obj.scaleInStrategy),
     'revisionHistoryLimit': obj.revisionHistoryLimit,
     'scaleDownCooldown': obj.scaleDownCooldown,
+    'schedules': obj.schedules?.map(y => toJson_ExporterSetSpecSchedules(y)),
     'selector': toJson_ExporterSetSpecSelector(obj.selector),
     'template': toJson_ExporterSetSpecTemplate(obj.template),
     'updateStrategy': toJson_ExporterSetSpecUpdateStrategy(obj.updateStrategy),
@@ -606,6 +614,82 @@ export function toJson_ExporterSetSpecScaleInStrategy(obj: ExporterSetSpecScaleI
   const result = {
     'basePolicy': obj.basePolicy,
     'selectors': obj.selectors?.map(y => toJson_ExporterSetSpecScaleInStrategySelectors(y)),
+  };
+  // filter undefined values
+  return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});
+}
+/* eslint-enable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+
+/**
+ * A recurring window during which the warm buffer (and optionally the floor) is raised.
+ *
+ * @schema ExporterSetSpecSchedules
+ */
+export interface ExporterSetSpecSchedules {
+  /**
+   * When each window opens: a five-field cron expression (minute hour day-of-month month day-of-week, as a Kubernetes CronJob's) such as "0 8 * * 1-5", or @yearly, @annually, @monthly, @weekly, @daily or @hourly, read in timeZone. The controller checks the fields themselves (and so does the synth-time validation). At most 128 characters.
+   *
+   * @schema ExporterSetSpecSchedules#cron
+   */
+  readonly cron: string;
+
+  /**
+   * How long each window lasts, as a Go duration such as 8h or 1h30m; longer than 0 and at most the shortest gap between the cron's occurrences (checked by the controller and at synth time). At most 64 characters.
+   *
+   * @schema ExporterSetSpecSchedules#duration
+   */
+  readonly duration: string;
+
+  /**
+   * How long before each window opens the raise starts, so the instances are warm (ready) when it opens. Absent: the pool's measured p95 startup time (created to online), else 2m. At most 64 characters.
+   *
+   * @schema ExporterSetSpecSchedules#leadTime
+   */
+  readonly leadTime?: string;
+
+  /**
+   * The warm buffer while the window is open: the set keeps the larger of this and spec.minAvailableReplicas (and of any other open window's), at most maxReplicas.
+   *
+   * @schema ExporterSetSpecSchedules#minAvailableReplicas
+   */
+  readonly minAvailableReplicas: number;
+
+  /**
+   * The floor while the window is open (absent: spec.minReplicas): the larger of this and spec.minReplicas applies, at most maxReplicas.
+   *
+   * @schema ExporterSetSpecSchedules#minReplicas
+   */
+  readonly minReplicas?: number;
+
+  /**
+   * Name of the schedule, unique in the set; status and events name its windows by it. A DNS label: up to 63 lowercase letters, digits and "-".
+   *
+   * @schema ExporterSetSpecSchedules#name
+   */
+  readonly name: string;
+
+  /**
+   * IANA time zone the cron is read in, such as Europe/Berlin; absent means UTC. Daylight-saving days are handled as the tz database says: a time that does not exist that day opens the window at the first time after it, and a time that occurs twice opens it once. The controller checks that the zone exists. At most 64 characters.
+   *
+   * @schema ExporterSetSpecSchedules#timeZone
+   */
+  readonly timeZone?: string;
+}
+
+/**
+ * Converts an object of type 'ExporterSetSpecSchedules' to JSON representation.
+ */
+/* eslint-disable max-len, @stylistic/max-len, quote-props, @stylistic/quote-props */
+export function toJson_ExporterSetSpecSchedules(obj: ExporterSetSpecSchedules | undefined): Record<string, any> | undefined {
+  if (obj === undefined) { return undefined; }
+  const result = {
+    'cron': obj.cron,
+    'duration': obj.duration,
+    'leadTime': obj.leadTime,
+    'minAvailableReplicas': obj.minAvailableReplicas,
+    'minReplicas': obj.minReplicas,
+    'name': obj.name,
+    'timeZone': obj.timeZone,
   };
   // filter undefined values
   return Object.entries(result).reduce((r, i) => (i[1] === undefined) ? r : ({ ...r, [i[0]]: i[1] }), {});

@@ -22,6 +22,9 @@ export type {
   ExporterTemplate,
   LeaseWaitStatus,
   RecycleStrategy,
+  ScheduleWindowStatus,
+  SchedulesStatus,
+  WarmBufferSchedule,
 } from './api/exporter-set';
 export type { ImagePullPolicy, ImageSpec, Images } from './api/images';
 export type {

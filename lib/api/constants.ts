@@ -201,6 +201,11 @@ export const ConditionReasons = {
    * installed without our rules); no instance is created until the spec is fixed.
    */
   InvalidSpec: 'InvalidSpec',
+  /**
+   * SpecValid=False: a spec.schedules entry breaks a rule admission did not enforce; it is ignored (the
+   * pool keeps its static warm buffer), and creates go on.
+   */
+  ScheduleIgnored: 'ScheduleIgnored',
   /** SpecValid=True. */
   SpecValid: 'SpecValid',
   // --- ReplicaFailure and ParametersValid (ours) ---

@@ -46,6 +46,10 @@ export const EventReasons = {
   ProvisionerChanged: 'ProvisionerChanged',
   /** No instance created before spec.recycleRequestedAt is left: the requested recycle is complete. */
   RecycleCompleted: 'RecycleCompleted',
+  /** A window of spec.schedules opened: the warm buffer is raised until it closes (issue 17). */
+  ScheduleWindowOpened: 'ScheduleWindowOpened',
+  /** A window of spec.schedules closed: its raise ends; the surplus leaves after scaleDownCooldown. */
+  ScheduleWindowClosed: 'ScheduleWindowClosed',
   /** A revision instances of the set run was recorded as a ControllerRevision. */
   RevisionRecorded: 'RevisionRecorded',
   /** A recorded revision beyond spec.revisionHistoryLimit that no instance runs was deleted. */

@@ -98,6 +98,45 @@ export interface ExporterTemplate {
   };
 }
 
+/**
+ * Ours (issue 17): a recurring window during which the warm buffer (and optionally the floor) is raised.
+ * Windows open at each occurrence of `cron` in `timeZone` and last `duration`; overlapping windows take
+ * the maximum, and `maxReplicas` still caps the pool.
+ */
+export interface WarmBufferSchedule {
+  /** Unique among the set's schedules; named in status and events. */
+  readonly name: string;
+  /** Five-field cron (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly/@yearly. */
+  readonly cron: string;
+  /** Go-style duration of each window, such as `8h`; at most the shortest gap between occurrences. */
+  readonly duration: string;
+  /** IANA time zone the cron is read in. @default "UTC" */
+  readonly timeZone?: string;
+  /** The warm buffer while the window is open (and from `leadTime` before). */
+  readonly minAvailableReplicas: number;
+  /** The floor while the window is open. @default the spec's minReplicas */
+  readonly minReplicas?: number;
+  /**
+   * How long before the window opens the raise starts, so instances are warm at its start (Go duration).
+   * @default the pool's measured p95 startup time, else 2m
+   */
+  readonly leadTime?: string;
+}
+
+/** Ours (issue 17): one window of a schedule, as status reports it (RFC 3339 times). */
+export interface ScheduleWindowStatus {
+  readonly name: string;
+  readonly opensAt: string;
+  readonly closesAt: string;
+}
+
+/** Ours (issue 17): the schedules' windows open now, and the one that opens next. */
+export interface SchedulesStatus {
+  readonly active?: readonly ScheduleWindowStatus[];
+  /** `warmFrom`: when the raise for it starts (opensAt less the lead time). */
+  readonly next?: ScheduleWindowStatus & { readonly warmFrom: string };
+}
+
 export interface ExporterSetSpec {
   /** @default 0 */
   readonly minReplicas?: number;
@@ -132,6 +171,8 @@ export interface ExporterSetSpec {
   readonly pinnedRevision?: string;
   /** Ours: forecast warm buffers. @default mode Off */
   readonly forecast?: ForecastSpec;
+  /** Ours (issue 17): windows that raise the warm buffer on a timetable. @default none */
+  readonly schedules?: readonly WarmBufferSchedule[];
   readonly virtualTargetClassName: string;
   readonly parameters?: JsonObject;
   readonly images?: Images;
@@ -194,6 +235,10 @@ export interface ExporterSetStatus {
   readonly leaseWait?: LeaseWaitStatus;
   /** p95 startup time (Exporter created → first Online) of the recent instances, whole seconds. */
   readonly startupP95Seconds?: number;
+  /** Ours (issue 17): the scheduled windows open now and the next one; present when the spec has schedules. */
+  readonly schedules?: SchedulesStatus;
+  /** Ours (issue 17): the warm buffer in effect, present only while a schedule (or forecast) raises it. */
+  readonly effectiveMinAvailableReplicas?: number;
 }
 
 export interface ExporterSet {

@@ -40,4 +40,21 @@ export const RuleMessages = {
     'updateStrategy.maxSurge and maxUnavailable apply to type Proactive only: remove them, or set type: Proactive',
   updateStrategyNotBothZero:
     'updateStrategy.maxSurge and maxUnavailable must not both be 0: no outdated instance could ever be replaced',
+  /** Our rules on the scheduled warm buffers (issue 17). */
+  scheduleName:
+    'schedules[].name must be up to 63 lowercase letters, digits and "-", starting and ending with a letter or digit',
+  scheduleNamesUnique: 'schedules[].name must be unique among the schedules: rename one of them',
+  scheduleCron:
+    'schedules[].cron must be five fields separated by spaces (minute hour day-of-month month day-of-week) or one of @yearly, @annually, @monthly, @weekly, @daily, @hourly',
+  scheduleDuration:
+    'schedules[].duration must be a duration such as 30m, 8h or 1h30m, with at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+  scheduleDurationPositive: 'schedules[].duration must be longer than 0',
+  scheduleLeadTime:
+    'schedules[].leadTime must be a duration such as 2m, 10m or 1h, with at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+  scheduleTimeZone:
+    'schedules[].timeZone must be an IANA time zone name such as UTC, Europe/Berlin or America/New_York',
+  scheduleMinAvailableLeMax:
+    'schedules[].minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+  scheduleMinReplicasLeMax:
+    'schedules[].minReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
 } as const;

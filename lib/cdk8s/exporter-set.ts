@@ -1,7 +1,7 @@
-import { ApiObject, Chart, Duration, Lazy, type ApiObjectMetadata } from 'cdk8s';
+import { ApiObject, Chart, Duration, Lazy, type ApiObjectMetadata, type Cron } from 'cdk8s';
 import { Construct } from 'constructs';
 import * as l1 from '../../imports/virtualtarget.jumpstarter.dev';
-import type { DriverConfig, ExporterSet as ExporterSetObject } from '../api';
+import type { DriverConfig, ExporterSet as ExporterSetObject, WarmBufferSchedule } from '../api';
 import type { ValidationIssue } from '../core/issue';
 import { validateExporterSet } from '../core/validate-exporter-set';
 import { derivedSelectorIssues, exporterSetClassIssues } from '../manifests/checks';
@@ -22,12 +22,26 @@ import { classManifestOf, type IVirtualTargetClass } from './virtual-target-clas
 export type ExporterTemplateProps = ExporterTemplateInput;
 
 /**
+ * A scheduled warm buffer (`ExporterSetOptions.schedules`): the framework-neutral one with the cron a
+ * cdk8s `Cron` (`Cron.schedule({ minute: '0', hour: '8', weekDay: '1-5' })`) and the durations `Duration`s.
+ */
+export type ExporterSetScheduleProps = WithUnits<
+  WarmBufferSchedule,
+  { cron: Cron; duration: Duration; leadTime: Duration }
+>;
+
+/**
  * The set's settings are the framework-neutral ones (`ExporterSetOptions`, where each is documented),
- * with the cooldown a `Duration` and the requested recycle a `Date`.
+ * with the cooldown a `Duration`, the requested recycle a `Date` and the schedules' cron and durations
+ * a `Cron` and `Duration`s.
  */
 export interface ExporterSetProps extends WithUnits<
   ExporterSetOptions,
-  { scaleDownCooldown: Duration; recycleRequestedAt: Date }
+  {
+    scaleDownCooldown: Duration;
+    recycleRequestedAt: Date;
+    schedules: readonly ExporterSetScheduleProps[];
+  }
 > {
   /** Name, namespace and labels of the set. @default name generated from the construct path; the chart's namespace */
   readonly metadata?: ApiObjectMetadata;
@@ -41,13 +55,25 @@ export function exporterSetInput(
   name: string,
   namespace: string | undefined,
 ): ExporterSetInput {
-  const { metadata, virtualTargetClass, scaleDownCooldown, ...options } = props;
+  const { metadata, virtualTargetClass, scaleDownCooldown, schedules, ...options } = props;
   const settings = {
     virtualTargetClassName: virtualTargetClass.name,
     scaleDownCooldown: scaleDownCooldown && toGoDuration(scaleDownCooldown),
+    schedules: schedules?.map(scheduleInput),
     ...options,
   };
   return withObjectMeta(settings, metadata, name, namespace);
+}
+
+/** A schedule's props as the framework-neutral schedule: the cron's expression, Go durations. */
+function scheduleInput(schedule: ExporterSetScheduleProps): WarmBufferSchedule {
+  const { cron, duration, leadTime, ...rest } = schedule;
+  return {
+    ...rest,
+    cron: cron.expressionString,
+    duration: toGoDuration(duration),
+    ...(leadTime !== undefined ? { leadTime: toGoDuration(leadTime) } : {}),
+  };
 }
 
 /**

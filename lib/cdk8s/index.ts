@@ -5,7 +5,12 @@ export {
   type IVirtualTargetClass,
   type VirtualTargetClassProps,
 } from './virtual-target-class';
-export { ExporterSet, type ExporterSetProps, type ExporterTemplateProps } from './exporter-set';
+export {
+  ExporterSet,
+  type ExporterSetProps,
+  type ExporterSetScheduleProps,
+  type ExporterTemplateProps,
+} from './exporter-set';
 export { QemuPool, type QemuArch, type QemuPoolProps } from './qemu-pool';
 export { ExporterSetController, type ExporterSetControllerProps } from './exporter-set-controller';
 export { ExporterOperation, type ExporterOperationProps } from './exporter-operation';

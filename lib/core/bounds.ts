@@ -66,6 +66,16 @@ export const ExporterSetBounds = {
   updatePercent: 4,
   /** A ControllerRevision name (a DNS subdomain) or a revision hash. */
   pinnedRevision: 253,
+  /** Scheduled warm buffers (issue 17): a few (working hours, nightly runs, release days) in real use. */
+  schedules: 16,
+  /** A schedule's name: a DNS label, as status and events show it. */
+  scheduleName: 63,
+  /** A five-field cron expression; real ones are a few dozen characters. */
+  scheduleCron: 128,
+  /** An IANA time zone name; the longest in the tz database has about 30 characters. */
+  scheduleTimeZone: 64,
+  /** A schedule's duration or lead time, as scaleDownCooldown. */
+  scheduleDuration: 64,
 } as const;
 
 /**

@@ -15,6 +15,8 @@ export * from './validate-virtual-target-class';
 export * from './validate-exporter-set';
 export * from './pool-operations';
 export * from './forecast';
+export * from './cron';
+export * from './warm-buffer-schedules';
 export * from './validate-references';
 export * from './bounds';
 export * from './depth';

@@ -1,7 +1,7 @@
 /**
  * Every rule the ExporterSet CRD applies: upstream's schema and CEL rules with their exact
  * messages, plus ours (derived driver names unique, selector selects the template labels, cooldown
- * is a duration, parameters an object). Runs at synth time and in the controller; the class and the
+ * is a duration, parameters an object, schedules in warm-buffer-schedules.ts). Runs at synth time and in the controller; the class and the
  * provisioner are checked by validate-references.
  */
 import { API_VERSION, Defaults, Kinds, RuleMessages, type LabelSelector, type RecycleStrategy } from '../api';
@@ -24,6 +24,7 @@ import { checkImages } from './validate-images';
 import { checkObjectMeta, checkTypeMeta } from './validate-object-meta';
 import { checkPoolOperations } from './pool-operations';
 import { checkForecast } from './forecast';
+import { checkSchedules } from './warm-buffer-schedules';
 
 export const RECYCLE_STRATEGIES: readonly RecycleStrategy[] = ['ExitAndReplace', 'InPlaceReuse'];
 
@@ -66,7 +67,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   );
   if (!spec) return issues.issues;
 
-  checkReplicas(issues, spec);
+  const maxReplicas = checkReplicas(issues, spec);
   // Like the API server, skip the duration rule on a value that already breaks its bound.
   const cooldownTooLong = tooLong(
     issues,
@@ -88,6 +89,7 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   checkPoolOperations(issues, spec);
   checkRevisions(issues, spec);
   checkForecast(issues, spec.forecast);
+  checkSchedules(issues, spec.schedules, maxReplicas);
   issues.string(spec.virtualTargetClassName, 'spec.virtualTargetClassName', {
     required: 'the VirtualTargetClass (in the same namespace) that provisions the instances',
     nonEmpty: true,
@@ -120,8 +122,11 @@ export function validateExporterSet(obj: unknown): ValidationIssue[] {
   return issues.issues;
 }
 
-/** Types and minimums, then upstream's CEL rules on the values after CRD defaulting. */
-function checkReplicas(issues: IssueCollector, spec: Record<string, unknown>): void {
+/**
+ * Types and minimums, then upstream's CEL rules on the values after CRD defaulting. Returns
+ * maxReplicas after defaulting, when valid.
+ */
+function checkReplicas(issues: IssueCollector, spec: Record<string, unknown>): number | undefined {
   const read = (field: 'minReplicas' | 'maxReplicas' | 'minAvailableReplicas'): number | undefined => {
     const value = spec[field];
     if (isAbsent(value)) return Defaults[field];
@@ -131,12 +136,13 @@ function checkReplicas(issues: IssueCollector, spec: Record<string, unknown>): v
   const max = read('maxReplicas');
   const minAvailable = read('minAvailableReplicas');
   // The API server evaluates CEL only on schema-valid objects: skip the rules when a value is broken.
-  if (max === undefined || max === 0) return;
+  if (max === undefined || max === 0) return max;
   if (min !== undefined && min > max)
     issues.add('spec.minReplicas', RuleMessages.minReplicasLeMax, spec.minReplicas);
   if (minAvailable !== undefined && minAvailable > max) {
     issues.add('spec.minAvailableReplicas', RuleMessages.minAvailableLeMax, spec.minAvailableReplicas);
   }
+  return max;
 }
 
 /** `spec.revisionHistoryLimit` and `spec.pinnedRevision` (a name or hash; whether it exists is the controller's to say). */

@@ -11,6 +11,12 @@ import { RuleMessages } from '../api/rules';
 import { ExporterSetBounds as Bounds, ExporterSetStatusBounds } from '../core/bounds';
 import { DNS1123_SUBDOMAIN_PATTERN, LABEL_VALUE_PATTERN } from '../core/names';
 import { FORECAST_MODES } from '../core/forecast';
+import { CRON_SHAPE_PATTERN, TIME_ZONE_PATTERN } from '../core/cron';
+import {
+  DEFAULT_SCHEDULE_TIME_ZONE,
+  NONZERO_DURATION_PATTERN,
+  SCHEDULE_NAME_PATTERN,
+} from '../core/warm-buffer-schedules';
 import {
   SCALE_IN_BASE_POLICIES,
   UPDATE_PERCENT_PATTERN,
@@ -205,6 +211,74 @@ const forecastSchema: JSONSchemaProps = object(
   },
 );
 
+/** A schedule's Go duration (duration, leadTime): the range grammar, one rule and message. */
+const scheduleDuration = (description: string, message: string, positive = false): JSONSchemaProps =>
+  str(`${description} At most ${Bounds.scheduleDuration} characters.`, {
+    maxLength: Bounds.scheduleDuration,
+    'x-kubernetes-validations': [
+      { rule: `self.matches(${celString(GO_DURATION_RANGE_PATTERN)})`, message },
+      ...(positive
+        ? [
+            {
+              rule: `self.matches(${celString(NONZERO_DURATION_PATTERN)})`,
+              message: RuleMessages.scheduleDurationPositive,
+            },
+          ]
+        : []),
+    ],
+  });
+
+const scheduleSchema: JSONSchemaProps = object(
+  'A recurring window during which the warm buffer (and optionally the floor) is raised.',
+  {
+    cron: str(
+      `When each window opens: a five-field cron expression (minute hour day-of-month month day-of-week, as a Kubernetes CronJob's) such as "0 8 * * 1-5", or @yearly, @annually, @monthly, @weekly, @daily or @hourly, read in timeZone. The controller checks the fields themselves (and so does the synth-time validation). At most ${Bounds.scheduleCron} characters.`,
+      {
+        maxLength: Bounds.scheduleCron,
+        'x-kubernetes-validations': [
+          { rule: `self.matches(${celString(CRON_SHAPE_PATTERN)})`, message: RuleMessages.scheduleCron },
+        ],
+      },
+    ),
+    duration: scheduleDuration(
+      "How long each window lasts, as a Go duration such as 8h or 1h30m; longer than 0 and at most the shortest gap between the cron's occurrences (checked by the controller and at synth time).",
+      RuleMessages.scheduleDuration,
+      true,
+    ),
+    leadTime: scheduleDuration(
+      "How long before each window opens the raise starts, so the instances are warm (ready) when it opens. Absent: the pool's measured p95 startup time (created to online), else 2m.",
+      RuleMessages.scheduleLeadTime,
+    ),
+    minAvailableReplicas: int32(
+      "The warm buffer while the window is open: the set keeps the larger of this and spec.minAvailableReplicas (and of any other open window's), at most maxReplicas.",
+      { minimum: 0 },
+    ),
+    minReplicas: int32(
+      'The floor while the window is open (absent: spec.minReplicas): the larger of this and spec.minReplicas applies, at most maxReplicas.',
+      { minimum: 0 },
+    ),
+    name: str(
+      `Name of the schedule, unique in the set; status and events name its windows by it. A DNS label: up to ${Bounds.scheduleName} lowercase letters, digits and "-".`,
+      {
+        maxLength: Bounds.scheduleName,
+        'x-kubernetes-validations': [
+          { rule: `self.matches(${celString(SCHEDULE_NAME_PATTERN)})`, message: RuleMessages.scheduleName },
+        ],
+      },
+    ),
+    timeZone: str(
+      `IANA time zone the cron is read in, such as Europe/Berlin; absent means ${DEFAULT_SCHEDULE_TIME_ZONE}. Daylight-saving days are handled as the tz database says: a time that does not exist that day opens the window at the first time after it, and a time that occurs twice opens it once. The controller checks that the zone exists. At most ${Bounds.scheduleTimeZone} characters.`,
+      {
+        maxLength: Bounds.scheduleTimeZone,
+        'x-kubernetes-validations': [
+          { rule: `self.matches(${celString(TIME_ZONE_PATTERN)})`, message: RuleMessages.scheduleTimeZone },
+        ],
+      },
+    ),
+  },
+  { required: ['name', 'cron', 'duration', 'minAvailableReplicas'] },
+);
+
 const specSchema: JSONSchemaProps = object(
   'The desired pool: its size limits, class, parameter overrides and instance template.',
   {
@@ -275,6 +349,22 @@ const specSchema: JSONSchemaProps = object(
         ],
       },
     ),
+    schedules: array(
+      `Ours (ignored by upstream's controller): windows that raise the warm buffer on a timetable (working hours, nightly runs, release days). Overlapping windows take the maximum; maxReplicas still caps the pool, and when a window closes the surplus leaves only after scaleDownCooldown, as any surplus. Status shows the open windows and the next one; events ScheduleWindowOpened and ScheduleWindowClosed mark them. At most ${Bounds.schedules} schedules, with unique names.`,
+      scheduleSchema,
+      {
+        maxItems: Bounds.schedules,
+        'x-kubernetes-list-type': 'map',
+        'x-kubernetes-list-map-keys': ['name'],
+        // The list-map key makes the API server refuse duplicates too; the rule words it as synth time does.
+        'x-kubernetes-validations': [
+          {
+            rule: 'self.all(a, self.exists_one(b, b.name == a.name))',
+            message: RuleMessages.scheduleNamesUnique,
+          },
+        ],
+      },
+    ),
     selector: labelSelectorSchema(
       "Selects the set's instances by label; it must select the template's labels.",
       {
@@ -307,6 +397,16 @@ const specSchema: JSONSchemaProps = object(
       {
         rule: 'self.maxReplicas == 0 || self.minAvailableReplicas <= self.maxReplicas',
         message: RuleMessages.minAvailableLeMax,
+      },
+      {
+        rule: 'self.maxReplicas == 0 || !has(self.schedules) || self.schedules.all(s, s.minAvailableReplicas <= self.maxReplicas)',
+        message: RuleMessages.scheduleMinAvailableLeMax,
+        fieldPath: '.schedules',
+      },
+      {
+        rule: 'self.maxReplicas == 0 || !has(self.schedules) || self.schedules.all(s, !has(s.minReplicas) || s.minReplicas <= self.maxReplicas)',
+        message: RuleMessages.scheduleMinReplicasLeMax,
+        fieldPath: '.schedules',
       },
       {
         rule: selectorSelectsLabelsCel(
@@ -402,6 +502,38 @@ const statusSchema: JSONSchemaProps = object(
     podsUnknown: count('Instance Pods in phase Unknown or Succeeded.'),
     readyReplicas: count('Instances whose exporter is online.'),
     replicas: count('All instances the set owns, including standbys and those still starting.'),
+    schedules: object(
+      'The scheduled windows (spec.schedules): those open now and the one that opens next. Present while the spec has schedules.',
+      {
+        active: array(
+          'The windows open now.',
+          object(
+            'One open window.',
+            {
+              closesAt: dateTime('When the window closes.'),
+              name: str('The schedule the window belongs to.', { maxLength: Bounds.scheduleName }),
+              opensAt: dateTime('When the window opened.'),
+            },
+            { required: ['name', 'opensAt', 'closesAt'] },
+          ),
+          { maxItems: Bounds.schedules },
+        ),
+        next: object(
+          'The window that opens next.',
+          {
+            closesAt: dateTime('When it will close.'),
+            name: str('The schedule it belongs to.', { maxLength: Bounds.scheduleName }),
+            opensAt: dateTime('When it will open.'),
+            warmFrom: dateTime('When the raise for it starts: opensAt less the lead time.'),
+          },
+          { required: ['name', 'opensAt', 'closesAt', 'warmFrom'] },
+        ),
+      },
+    ),
+    effectiveMinAvailableReplicas: count(
+      'The warm buffer in effect while a scheduled window (or its lead time) raises it above spec.minAvailableReplicas; absent otherwise.',
+      { minimum: 0 },
+    ),
     scaleDownTarget: count(
       'The instance count a pending scale-down will go to when the cooldown has passed.',
       { minimum: 0 },

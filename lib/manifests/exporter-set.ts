@@ -11,6 +11,7 @@ import {
   type ScaleInStrategy,
   type ForecastSpec,
   type UpdateStrategy,
+  type WarmBufferSchedule,
 } from '../api';
 import { withDerivedName } from '../core/drivers';
 import { compact, nonEmpty } from './compact';
@@ -92,6 +93,16 @@ export interface ExporterSetOptions {
    * Upstream's controller ignores it. @default mode "Off"
    */
   readonly forecast?: ForecastSpec;
+  /**
+   * Windows that raise the warm buffer on a timetable: each opens at every occurrence of its `cron`
+   * (five fields, or @daily and the like) in its IANA `timeZone` (default UTC) and lasts `duration`,
+   * keeping at least `minAvailableReplicas` warm (and `minReplicas`, if given). The raise starts
+   * `leadTime` before the window opens (default: the pool's measured p95 startup, else 2m) so the
+   * instances are ready when it opens. Overlapping windows take the maximum; maxReplicas caps it.
+   * Durations are Go durations here; cdk8s `Cron` and `Duration` in the cdk8s props. Upstream's
+   * controller ignores it. @default none
+   */
+  readonly schedules?: readonly WarmBufferSchedule[];
   /** Overrides deep-merged over the class parameters (lists replace). @default none */
   readonly parameters?: JsonObject;
   /** Image overrides; replace the class's per entry. @default the class's images */
@@ -150,6 +161,8 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
       pinnedRevision: input.pinnedRevision,
       // Ours, written only when given (issue 17).
       forecast: input.forecast,
+      // Ours (issue 17), written only when given.
+      schedules: input.schedules,
       virtualTargetClassName: input.virtualTargetClassName,
       parameters: input.parameters,
       images: input.images,

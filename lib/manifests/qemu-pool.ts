@@ -92,7 +92,8 @@ export function qemuPoolParameters(input: QemuPoolOptions): JsonObject {
 /** A pool's class and set, as the settings of each: what a front end gives its two children. */
 export interface QemuPoolParts {
   readonly classOptions: VirtualTargetClassOptions;
-  readonly setOptions: ExporterSetOptions;
+  /** No schedules: a pool that needs them is an ExporterSet with its own class. */
+  readonly setOptions: Omit<ExporterSetOptions, 'schedules'>;
 }
 
 /** Splits a pool's settings between its class (QEMU provisioner, typed parameters) and its set. */

@@ -58,6 +58,14 @@ describe('core validation agrees with admission', () => {
       s.template.spec.drivers = drivers;
     };
 
+  const withSchedule =
+    (change: Spec) =>
+    (s: Spec): void => {
+      s.schedules = [
+        { name: 'work', cron: '0 8 * * 1-5', duration: '10h', minAvailableReplicas: 2, ...change },
+      ];
+    };
+
   const variants: [string, (spec: Spec) => void, string][] = [
     ['minReplicas > maxReplicas', (s) => Object.assign(s, { minReplicas: 4 }), RuleMessages.minReplicasLeMax],
     [
@@ -119,6 +127,37 @@ describe('core validation agrees with admission', () => {
     ['a cooldown without a unit', (s) => (s.scaleDownCooldown = '5'), RuleMessages.scaleDownCooldownDuration],
     ['a pinned revision with capitals', (s) => (s.pinnedRevision = 'Pool-1'), RuleMessages.pinnedRevision],
     ['a pinned revision ending in a dot', (s) => (s.pinnedRevision = 'pool-1.'), RuleMessages.pinnedRevision],
+    ['a schedule name with capitals', withSchedule({ name: 'Work' }), RuleMessages.scheduleName],
+    [
+      'two schedules of one name',
+      (s) => {
+        withSchedule({})(s);
+        s.schedules.push({ ...s.schedules[0], cron: '@daily' });
+      },
+      RuleMessages.scheduleNamesUnique,
+    ],
+    ['a cron of four fields', withSchedule({ cron: '0 8 * *' }), RuleMessages.scheduleCron],
+    ['a cron of six fields', withSchedule({ cron: '0 0 8 * * 1-5' }), RuleMessages.scheduleCron],
+    ['an unknown cron macro', withSchedule({ cron: '@workdays' }), RuleMessages.scheduleCron],
+    ['a window duration in words', withSchedule({ duration: '8 hours' }), RuleMessages.scheduleDuration],
+    ['a zero window duration', withSchedule({ duration: '0s' }), RuleMessages.scheduleDurationPositive],
+    ['a lead time without a unit', withSchedule({ leadTime: '5' }), RuleMessages.scheduleLeadTime],
+    [
+      'a time zone with a space',
+      withSchedule({ timeZone: 'Europe/New York' }),
+      RuleMessages.scheduleTimeZone,
+    ],
+    ['a time zone as an offset', withSchedule({ timeZone: '+01:00' }), RuleMessages.scheduleTimeZone],
+    [
+      'a schedule buffer above maxReplicas',
+      withSchedule({ minAvailableReplicas: 4 }),
+      RuleMessages.scheduleMinAvailableLeMax,
+    ],
+    [
+      'a schedule floor above maxReplicas',
+      withSchedule({ minReplicas: 4 }),
+      RuleMessages.scheduleMinReplicasLeMax,
+    ],
   ];
 
   it.each(variants)(
@@ -168,6 +207,27 @@ describe('core validation agrees with admission', () => {
       'spec.selector.matchExpressions[0].values',
     ],
     ['a 254-character pinned revision', (s) => (s.pinnedRevision = 'a'.repeat(254)), 'spec.pinnedRevision'],
+    [
+      '17 schedules',
+      (s) =>
+        (s.schedules = many(17, (i) => ({
+          name: `s${i}`,
+          cron: '@daily',
+          duration: '1h',
+          minAvailableReplicas: 1,
+        }))),
+      'spec.schedules',
+    ],
+    [
+      'a 129-character cron',
+      withSchedule({ cron: `0 8 * * ${'1,'.repeat(60)}1-5` }),
+      'spec.schedules[0].cron',
+    ],
+    [
+      'a 65-character time zone',
+      withSchedule({ timeZone: `A/${'b'.repeat(63)}` }),
+      'spec.schedules[0].timeZone',
+    ],
     [
       'a 65-character cooldown',
       (s) => (s.scaleDownCooldown = '1s'.repeat(32) + '1'),

@@ -90,6 +90,12 @@ describe('ExporterSet rules', () => {
       [RuleMessages.templateAnnotationsSize]: [
         ['spec.template.metadata.annotations', 'map', ExporterSetBounds.templateAnnotations],
       ],
+      [RuleMessages.scheduleNamesUnique]: [
+        ['spec.schedules', 'all', ExporterSetBounds.schedules],
+        ['spec.schedules', 'exists_one', ExporterSetBounds.schedules],
+      ],
+      [RuleMessages.scheduleMinAvailableLeMax]: [['spec.schedules', 'all', ExporterSetBounds.schedules]],
+      [RuleMessages.scheduleMinReplicasLeMax]: [['spec.schedules', 'all', ExporterSetBounds.schedules]],
     });
   });
 

@@ -206,6 +206,22 @@ const CEL_SKIPPED =
 const PINNED_REVISION =
   'pinnedRevision must name a recorded revision: a ControllerRevision name or a revision hash, up to 253 lowercase letters, digits, "-" and ".", starting and ending with a letter or digit';
 
+/** The CEL message of a schedule's cron (RuleMessages.scheduleCron, spelled out). */
+const SCHEDULE_CRON =
+  'schedules[].cron must be five fields separated by spaces (minute hour day-of-month month day-of-week) or one of @yearly, @annually, @monthly, @weekly, @daily, @hourly';
+
+/** A valid schedule with `change` over it (an undefined value removes the field). */
+const schedule = (change: Json = {}): Json =>
+  JSON.parse(
+    JSON.stringify({
+      name: 'work',
+      cron: '0 8 * * 1-5',
+      duration: '10h',
+      minAvailableReplicas: 2,
+      ...change,
+    }),
+  );
+
 /** The 422 message for these causes, worded as kube-apiserver words it (a list in brackets when several). */
 const causes = (...list: string[]) => (list.length === 1 ? list[0] : `[${list.join(', ')}]`);
 
@@ -414,6 +430,63 @@ export const CORPUS: readonly HostileCase[] = [
     (s) => (s.spec.recycleStrategy = 'Delete'),
     causes(
       'spec.recycleStrategy: Unsupported value: "Delete": supported values: "ExitAndReplace", "InPlaceReuse"',
+      CEL_SKIPPED,
+    ),
+  ),
+  // --- scheduled warm buffers (issue 17) ---
+  setCase(
+    'a schedule cron with a seconds field',
+    (s) => (s.spec.schedules = [schedule({ cron: '0 0 8 * * 1-5' })]),
+    causes(`spec.schedules[0].cron: Invalid value: "string": ${SCHEDULE_CRON}`),
+  ),
+  setCase(
+    'a schedule cron with a shell command',
+    (s) => (s.spec.schedules = [schedule({ cron: '$(reboot)' })]),
+    causes(`spec.schedules[0].cron: Invalid value: "string": ${SCHEDULE_CRON}`),
+  ),
+  setCase(
+    'a schedule time zone as a path',
+    (s) => (s.spec.schedules = [schedule({ timeZone: '../../etc/localtime' })]),
+    causes(
+      'spec.schedules[0].timeZone: Invalid value: "string": schedules[].timeZone must be an IANA time zone name such as UTC, Europe/Berlin or America/New_York',
+    ),
+  ),
+  setCase(
+    'a schedule window of zero',
+    (s) => (s.spec.schedules = [schedule({ duration: '0s' })]),
+    causes('spec.schedules[0].duration: Invalid value: "string": schedules[].duration must be longer than 0'),
+  ),
+  setCase(
+    'a schedule lead time with a sign',
+    (s) => (s.spec.schedules = [schedule({ leadTime: '-5m' })]),
+    causes(
+      'spec.schedules[0].leadTime: Invalid value: "string": schedules[].leadTime must be a duration such as 2m, 10m or 1h, with at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+    ),
+  ),
+  setCase(
+    'a schedule without a duration',
+    (s) => (s.spec.schedules = [schedule({ duration: undefined })]),
+    causes('spec.schedules[0].duration: Required value', CEL_SKIPPED),
+  ),
+  setCase(
+    'two schedules of one name',
+    (s) => (s.spec.schedules = [schedule(), schedule({ cron: '@daily' })]),
+    causes(
+      'spec.schedules: Invalid value: "array": schedules[].name must be unique among the schedules: rename one of them',
+    ),
+  ),
+  setCase(
+    'a schedule buffer above maxReplicas',
+    (s) => (s.spec.schedules = [schedule({ minAvailableReplicas: 40 })]),
+    causes(
+      'spec.schedules: Invalid value: "object": schedules[].minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+    ),
+  ),
+  setCase(
+    'seventeen schedules',
+    (s) => (s.spec.schedules = many(17, (i) => schedule({ name: `s${i}` }))),
+    causes(
+      'spec.schedules: Invalid value: [{"name":"s0","cron":"0 8 * * 1-5","duration":"10h","minAvailableReplicas":2},{"name":"s1","cron":"0 8 * * 1-5","dura...: must NOT have more than 16 items',
       CEL_SKIPPED,
     ),
   ),

@@ -130,11 +130,12 @@ function writeJson(file: string, value: unknown): void {
 beforeAll(async () => {
   packed = await buildAndPack(work);
   await Promise.all([
-    scratchProject(cdk8sApp, packed.tarball, ['cdk8s', 'constructs', 'yaml', '@types/node']),
+    scratchProject(cdk8sApp, packed.tarball, ['cdk8s', 'constructs', 'yaml', 'cron-parser', '@types/node']),
     scratchProject(pulumiProgram, packed.tarball, [
       '@pulumi/pulumi',
       '@pulumi/kubernetes',
       'yaml',
+      'cron-parser',
       '@types/node',
     ]),
     scratchProject(esm, packed.tarball, [
@@ -143,6 +144,7 @@ beforeAll(async () => {
       '@pulumi/pulumi',
       '@pulumi/kubernetes',
       'yaml',
+      'cron-parser',
     ]),
   ]);
 

@@ -7,8 +7,13 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type * as pulumi from '@pulumi/pulumi';
-import { Duration, Size } from 'cdk8s';
-import type { ExporterSetControllerProps, ExporterSetProps, QemuPoolProps } from '../../lib/cdk8s';
+import { Cron, Duration, Size } from 'cdk8s';
+import type {
+  ExporterSetControllerProps,
+  ExporterSetProps,
+  ExporterSetScheduleProps,
+  QemuPoolProps,
+} from '../../lib/cdk8s';
 import { VirtualTargetClass as Cdk8sClass, type VirtualTargetClassProps } from '../../lib/cdk8s';
 import { exporterSetInput as cdk8sSetInput } from '../../lib/cdk8s/exporter-set';
 import { qemuPoolInput as cdk8sPoolInput } from '../../lib/cdk8s/qemu-pool';
@@ -71,6 +76,17 @@ const setOptions: Required<ExporterSetOptions> = {
   revisionHistoryLimit: 3,
   pinnedRevision: 'rpi4-0123456789',
   forecast: { mode: 'Apply', maxExtra: 2 },
+  schedules: [
+    {
+      name: 'office-hours',
+      cron: '0 8 * * 1-5',
+      duration: '10h',
+      timeZone: 'Europe/Berlin',
+      leadTime: '5m',
+      minAvailableReplicas: 6,
+      minReplicas: 2,
+    },
+  ],
   parameters: { kvm: true },
   images: { exporter: { image: 'quay.io/x/exporter:1' } },
   selector: { matchLabels: { board: 'rpi4' } },
@@ -119,6 +135,9 @@ describe('front-end props › types derived from the neutral inputs', () => {
       holds<Equal<ExporterSetProps['template'], ExporterTemplateInput>>(),
       holds<Equal<ExporterSetProps['scaleDownCooldown'], Duration | undefined>>(),
       holds<Equal<ExporterSetProps['recycleRequestedAt'], Date | undefined>>(),
+      holds<Equal<ExporterSetProps['schedules'], readonly ExporterSetScheduleProps[] | undefined>>(),
+      holds<Equal<ExporterSetScheduleProps['cron'], Cron>>(),
+      holds<Equal<ExporterSetScheduleProps['leadTime'], Duration | undefined>>(),
       holds<Equal<QemuPoolProps['recycleRequestedAt'], Date | undefined>>(),
       holds<Equal<QemuPoolProps['scaleDownCooldown'], Duration | undefined>>(),
       holds<Equal<QemuPoolProps['memory'], Size | undefined>>(),
@@ -163,7 +182,7 @@ describe('front-end props › one mapping per front end carries every field to t
     expect(pulumiClassInput(args, 'component')).toEqual(expected);
   });
 
-  it('ExporterSet: cdk8s props (cooldown a Duration, recycle request a Date) and Pulumi args', () => {
+  it('ExporterSet: cdk8s props (cooldown a Duration, recycle request a Date, schedules with a Cron and Durations) and Pulumi args', () => {
     const expected = { ...setOptions, ...meta, virtualTargetClassName: 'qemu-rpi4' };
     const cls = Cdk8sClass.fromName(testChart('lab'), 'Class', 'qemu-rpi4');
     const props: ExporterSetProps = {
@@ -172,6 +191,17 @@ describe('front-end props › one mapping per front end carries every field to t
       metadata: { name: 'given', ...metadata },
       virtualTargetClass: cls,
       scaleDownCooldown: Duration.minutes(10),
+      schedules: [
+        {
+          name: 'office-hours',
+          cron: Cron.schedule({ minute: '0', hour: '8', weekDay: '1-5' }),
+          duration: Duration.hours(10),
+          timeZone: 'Europe/Berlin',
+          leadTime: Duration.minutes(5),
+          minAvailableReplicas: 6,
+          minReplicas: 2,
+        },
+      ],
     };
     expect(cdk8sSetInput(props, 'x', 'lab')).toEqual(expected);
     const args = { ...setOptions, metadata: meta } as pulumi.Unwrap<

@@ -9,6 +9,7 @@
  * | `replicas`, `ready_replicas`, `available_replicas`, `leased_replicas`, `starting_replicas`, `standby_replicas` | gauge | namespace, exporterset |
  * | `pending_leases` (pending demand) | gauge | namespace, exporterset |
  * | `forecast_leases` (expected peak), `forecast_warm_buffer` (the buffer it would set), while `spec.forecast.mode` is not Off | gauge | namespace, exporterset |
+ * | `effective_min_available_replicas` (the warm buffer in effect, schedules' raises included) | gauge | namespace, exporterset |
  * | `scale_actions_total` | counter | namespace, exporterset, direction (`up`/`down`), reason |
  * | `instance_startup_seconds` (created → online) | histogram | namespace, exporterset |
  * | `lease_wait_seconds` (pending → assigned), exemplar `lease` | histogram | namespace, exporterset |
@@ -131,6 +132,7 @@ export class ControllerMetrics {
   /** This controller's metrics, and the process's when `processMetrics` is on. */
   readonly registry: Registry;
   private readonly pool: Record<keyof PoolCounts, Gauge<(typeof SET_LABELS)[number]>>;
+  private readonly effectiveMinAvailable: Gauge<(typeof SET_LABELS)[number]>;
   private readonly scaleActions: Counter<'namespace' | 'exporterset' | 'direction' | 'reason'>;
   private readonly startup: Histogram<(typeof SET_LABELS)[number]>;
   private readonly leaseWait: Histogram<(typeof SET_LABELS)[number]>;
@@ -151,6 +153,12 @@ export class ControllerMetrics {
         new Gauge({ name, help, labelNames: SET_LABELS, registers }),
       ]),
     ) as Record<keyof PoolCounts, Gauge<(typeof SET_LABELS)[number]>>;
+    this.effectiveMinAvailable = new Gauge({
+      name: 'jumpstarter_exporterset_effective_min_available_replicas',
+      help: 'The warm buffer the set keeps now: spec.minAvailableReplicas, raised by open schedule windows (capped at maxReplicas).',
+      labelNames: SET_LABELS,
+      registers,
+    });
     this.scaleActions = new Counter({
       name: 'jumpstarter_exporterset_scale_actions_total',
       help: 'Instances created (up) or removed (down), by the rule that asked for it.',
@@ -248,11 +256,17 @@ export class ControllerMetrics {
     else this.forecastWarmBuffer.remove(labels);
   }
 
+  /** Sets the warm buffer `set` keeps now (status.effectiveMinAvailableReplicas, else the spec's). */
+  setEffectiveMinAvailable(set: SetRef, replicas: number): void {
+    this.effectiveMinAvailable.set(labelsOf(set), replicas);
+  }
+
   /** Drops the pool gauges of a deleted set, so it stops reporting a stale pool. */
   forgetSet(set: SetRef): void {
     const labels = labelsOf(set);
     for (const [key] of POOL_GAUGES) this.pool[key].remove(labels);
     this.setForecast(set, undefined);
+    this.effectiveMinAvailable.remove(labels);
   }
 
   /** Counts `count` instances created (`up`) or removed (`down`) for `reason` (e.g. `warm-buffer`, `surplus`). */

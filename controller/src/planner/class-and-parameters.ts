@@ -16,6 +16,7 @@
 import {
   formatIssue,
   RuleMessages,
+  SCHEDULES_PATH,
   validateExporterSet,
   validateExporterSetReferences,
   type ExporterSet,
@@ -83,6 +84,19 @@ export interface SpecChecks {
   readonly selectorMatchesTemplate: boolean;
   /** The set's own rules it breaks (validateExporterSet), formatted; undefined when it keeps them. */
   readonly invalidSpec?: string;
+  /**
+   * The rules `spec.schedules` breaks, formatted: they stop no create (schedules.ts leaves out the
+   * entries it cannot read and caps the rest), so the pool keeps its static buffer meanwhile.
+   */
+  readonly scheduleFindings?: string;
+}
+
+/** Issues as one message: the first few, and how many more. */
+function findings(issues: readonly ValidationIssue[]): string | undefined {
+  if (issues.length === 0) return undefined;
+  const shown = issues.slice(0, MAX_SHOWN_FINDINGS).map(formatIssue).join('; ');
+  const more = issues.length > MAX_SHOWN_FINDINGS ? `; and ${issues.length - MAX_SHOWN_FINDINGS} more` : '';
+  return `${shown}${more}`;
 }
 
 /**
@@ -94,12 +108,14 @@ export function specChecks(set: ExporterSet): SpecChecks {
   const found = validateExporterSet(set);
   const isMismatch = (issue: ValidationIssue) =>
     issue.path === 'spec.selector' && issue.message === RuleMessages.selectorMatchesTemplate;
-  const issues = found.filter((issue) => !isMismatch(issue));
-  const shown = issues.slice(0, MAX_SHOWN_FINDINGS).map(formatIssue).join('; ');
-  const more = issues.length > MAX_SHOWN_FINDINGS ? `; and ${issues.length - MAX_SHOWN_FINDINGS} more` : '';
+  const isSchedule = (issue: ValidationIssue) =>
+    issue.path === SCHEDULES_PATH || issue.path.startsWith(`${SCHEDULES_PATH}[`);
+  const invalidSpec = findings(found.filter((issue) => !isMismatch(issue) && !isSchedule(issue)));
+  const scheduleFindings = findings(found.filter(isSchedule));
   return {
     selectorMatchesTemplate: !found.some(isMismatch),
-    ...(issues.length > 0 ? { invalidSpec: `${shown}${more}` } : {}),
+    ...(invalidSpec !== undefined ? { invalidSpec } : {}),
+    ...(scheduleFindings !== undefined ? { scheduleFindings } : {}),
   };
 }
 

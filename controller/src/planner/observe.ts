@@ -2,7 +2,9 @@
  * Observe, the pipeline's first step (plan.ts): the snapshot read once into the facts every later step
  * uses — the spec with defaults, the current template revision, each Exporter classified
  * (instances.ts), creates in flight, the pending demand this set counts (lease-owner.ts) and the first
- * free ordinal (names.ts).
+ * free ordinal (names.ts). The warm buffer every later step sees is the spec's raised by the windows of
+ * spec.schedules open now or within their lead time (schedules.ts) and by the forecast in mode Apply
+ * (forecast-buffer.ts), the maximum of all (warm-buffer-raise.ts).
  */
 import {
   Defaults,
@@ -40,6 +42,7 @@ import { resolvePin, viewOf, type Pin } from './pinning';
 import { readStatus, type StatusCorrection } from './status-read';
 import { updatePolicyOf, type UpdatePolicy } from './update-strategy';
 import { decideForecast, forecastSettingsOf, type ForecastDecision } from './forecast-buffer';
+import { evaluateSchedules, type ScheduleEvaluation } from './schedules';
 import { effectiveBuffer, raisedSpec, type BufferRaise, type EffectiveBuffer } from './warm-buffer-raise';
 import {
   resolveOptions,
@@ -83,6 +86,8 @@ export interface World {
   readonly buffer: EffectiveBuffer;
   /** `spec.forecast` not Off: what the forecast found (forecast-buffer.ts). */
   readonly forecast?: ForecastDecision;
+  /** spec.schedules at `now` (schedules.ts). */
+  readonly schedules: ScheduleEvaluation;
   readonly revision?: string;
   /** `spec.pinnedRevision` resolved (pinning.ts); when found, `set` and `cls` are the pinned view. */
   readonly pin: Pin;
@@ -172,7 +177,9 @@ export function observe(snapshot: PlannerSnapshot): World {
         : (templateRevision ?? set.status?.templateRevision);
   const inFlight = inFlightNames(snapshot.inFlight);
   const options = resolveOptions(snapshot.options);
-  const spec = specValues(set, cls);
+  const baseSpec = specValues(set, cls);
+  // Schedules are no part of a revision: the live set's apply, pinned or not.
+  const schedules = evaluateSchedules(live.spec?.schedules, now, snapshot.startupP95Ms);
   const context: ClassifyContext = {
     set,
     revision,
@@ -180,7 +187,7 @@ export function observe(snapshot: PlannerSnapshot): World {
     everLeased: everLeasedExporterNames(snapshot.leases),
     endedLeases: endedLeaseNames(snapshot.leases),
     inFlight,
-    ...(spec.recycle !== undefined ? { recycle: spec.recycle } : {}),
+    ...(baseSpec.recycle !== undefined ? { recycle: baseSpec.recycle } : {}),
     startup: {
       now,
       ...(snapshot.observingSince !== undefined ? { observingSince: snapshot.observingSince } : {}),
@@ -197,24 +204,26 @@ export function observe(snapshot: PlannerSnapshot): World {
   const owned = views.filter((v) => v.state !== 'detached' && v.state !== 'deleting');
   const forecast = decideForecast({
     settings: forecastSettingsOf(set),
-    spec,
+    spec: baseSpec,
     history: snapshot.demandHistory,
     now,
     ...(snapshot.startupP95Ms !== undefined ? { startupP95Ms: snapshot.startupP95Ms } : {}),
     held: owned.filter((v) => v.leased).length + demand.pending.length,
   });
-  // Issue 17: the raises of this pass (forecast Apply; the lead merges the schedules' into this list).
-  const raises: BufferRaise[] = forecast?.raise ? [forecast.raise] : [];
-  const buffer = effectiveBuffer(spec, raises);
+  // Issue 17: every raise of this pass, the open windows' and the forecast's (mode Apply); the
+  // maximum holds, never above the ceiling.
+  const raises: BufferRaise[] = [...schedules.raises, ...(forecast?.raise ? [forecast.raise] : [])];
+  const buffer = effectiveBuffer(baseSpec, raises);
   return {
     set,
     cls,
     provisioner: snapshot.provisioner,
     now,
     options,
-    spec: raisedSpec(spec, buffer),
-    baseSpec: spec,
+    spec: raisedSpec(baseSpec, buffer),
+    baseSpec,
     buffer,
+    schedules,
     ...(forecast !== undefined ? { forecast } : {}),
     ...(revision !== undefined ? { revision } : {}),
     pin,

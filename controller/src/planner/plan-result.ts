@@ -6,6 +6,7 @@
 import type { ExporterSetStatus } from 'virtual-exporters/internal';
 import { ACTION_ORDER, type Action } from './actions';
 import { actionEvents, conditionEvents, type PlanEvent } from './events';
+import { scheduleEvents } from './schedule-report';
 import { correctionEvents } from './status-read';
 import type { World } from './observe';
 import { confirmDeletes } from './scale-down';
@@ -46,7 +47,10 @@ export function finishPlan(
   const { actions } = confirmed;
   const inputs = confirmed.failure ? { ...planInputs, deleteFailure: confirmed.failure } : planInputs;
   const ordered = [...actions].sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
-  const due = timers.filter((t): t is number => t !== undefined && t > world.now);
+  // A window warming, opening or closing is a deadline too: idle is quiet, but not past a schedule.
+  const due = [...timers, world.schedules.nextChangeAt].filter(
+    (t): t is number => t !== undefined && t > world.now,
+  );
   const status = statusOf(inputs);
   return {
     actions: ordered,
@@ -56,6 +60,7 @@ export function finishPlan(
     events: [
       ...actionEvents(ordered),
       ...extraEvents,
+      ...scheduleEvents(world, inputs.schedules ?? {}),
       ...correctionEvents(world.corrections),
       ...conditionEvents(world.set.status?.conditions, status.conditions ?? []),
     ],

@@ -25,6 +25,10 @@
  * The pool-operation fields (issue 16) act inside these steps: the scale-in policy orders the victims
  * (scale-in-order.ts, via members.ts), the update strategy paces §3.14 (update-strategy.ts) and a
  * requested recycle marks instances outdated (requested-recycle.ts, via instances.ts).
+ *
+ * Scheduled warm buffers (issue 17) act in step 1: the windows of spec.schedules open now or within
+ * their lead time (schedules.ts) raise the spec every later step reads (warm-buffer-raise.ts); step 7
+ * reports them (schedule-report.ts: status, events) and wakes up at the next window change.
  */
 import { DRAIN_FINALIZER, type VirtualTargetClass } from 'virtual-exporters/internal';
 import type { Action, CreateExporterAction } from './actions';
@@ -199,6 +203,7 @@ function poolStatus(
     spec: {
       selectorMatchesTemplate: gate.selectorMatchesTemplate,
       ...(gate.invalidSpec !== undefined ? { invalidSpec: gate.invalidSpec } : {}),
+      ...(gate.scheduleFindings !== undefined ? { scheduleFindings: gate.scheduleFindings } : {}),
     },
     scaling: {
       outdated: outdatedCount(world.owned, removed, gate.canCreate, world.spec.update),

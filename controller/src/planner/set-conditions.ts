@@ -217,6 +217,14 @@ function specValid(f: SpecChecks): ConditionInput {
       message: `${f.invalidSpec}; no instances are created until the spec is fixed (the API server would refuse them)`,
     };
   }
+  if (f.scheduleFindings !== undefined) {
+    return {
+      type,
+      status: 'False',
+      reason: R.ScheduleIgnored,
+      message: `${f.scheduleFindings}; a schedule the controller cannot read is ignored (counts above maxReplicas are capped), and the pool keeps its static warm buffer until it is fixed`,
+    };
+  }
   return { type, status: 'True', reason: R.SpecValid, message: 'the spec keeps the rules of an ExporterSet' };
 }
 

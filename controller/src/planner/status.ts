@@ -32,6 +32,7 @@ import {
 import type { SpecChecks } from './class-and-parameters';
 import { pinCondition } from './pinning';
 import { revisionStatus, type RevisionStatus } from './revision-history';
+import { scheduleReport, type ScheduleReport } from './schedule-report';
 import { toMillis, toTimestamp } from './snapshot';
 
 /** The counter fields of ExporterSetStatus. */
@@ -144,6 +145,8 @@ export interface StatusInputs {
   readonly forecast?: ForecastStatus;
   /** The lease-wait and startup objectives (lease-objectives.ts). */
   readonly objectives?: ObjectiveFields;
+  /** The schedules' windows and the raised warm buffer (schedule-report.ts). */
+  readonly schedules?: ScheduleReport;
 }
 
 /** What a pass decided, as the status reports it. */
@@ -180,6 +183,7 @@ export function statusInputs(world: World, facts: PassFacts): StatusInputs {
     persisted: facts.persisted,
     creates: facts.creates,
     objectives: world.objectives,
+    schedules: scheduleReport(world),
     revisions: revisionStatus(world.historyTracked, world.set, {
       target: world.revision,
       pinned: world.pin.kind === 'found' ? world.pin.revision : undefined,
@@ -295,6 +299,7 @@ export function statusOf(inputs: StatusInputs, outcome?: ObservedOutcome): Expor
     ...(inputs.revisions?.pinned !== undefined ? { pinnedRevision: inputs.revisions.pinned } : {}),
     ...(inputs.forecast !== undefined ? { forecast: inputs.forecast } : {}),
     ...inputs.objectives,
+    ...inputs.schedules,
   };
 }
 

@@ -15,6 +15,7 @@
  */
 import {
   ConditionReasons as R,
+  Defaults,
   EventReasons,
   type ExporterSet,
   type ExporterSetStatus,
@@ -167,7 +168,7 @@ export class Reconciler {
       ...(swept?.events ?? []),
       ...(world.lifecycle?.takeNotices() ?? []).map((n) => ({ type: 'Normal' as const, ...n })),
     ]);
-    this.recordMetrics(ref, execution.applied, status);
+    this.recordMetrics(ref, execution.applied, status, set);
     for (const action of execution.applied) {
       if (action.type === 'RecordRevision' || action.type === 'DeleteRevision') {
         const revision =
@@ -274,7 +275,7 @@ export class Reconciler {
 
   /**
    * Events of what was applied, the startup failures seen, the status fields corrected, a requested
-   * recycle completed, and the conditions that changed.
+   * recycle completed, schedule windows opened or closed, and the conditions that changed.
    */
   private eventsOf(
     result: Plan,
@@ -289,7 +290,9 @@ export class Reconciler {
           e.reason === EventReasons.StartupFailure ||
           e.reason === EventReasons.StatusCorrected ||
           e.reason === EventReasons.ProvisionerChanged ||
-          e.reason === EventReasons.RecycleCompleted,
+          e.reason === EventReasons.RecycleCompleted ||
+          e.reason === EventReasons.ScheduleWindowOpened ||
+          e.reason === EventReasons.ScheduleWindowClosed,
       ),
       ...execution.taken.map(({ name, owner }) => ({
         type: 'Warning' as const,
@@ -304,6 +307,7 @@ export class Reconciler {
     ref: SetRef,
     applied: readonly Action[],
     status: ExporterSetStatus | undefined,
+    set: ExporterSet,
   ): void {
     const metrics = this.deps.metrics;
     if (!metrics) return;
@@ -323,6 +327,12 @@ export class Reconciler {
         pendingLeases: status.pendingLeases ?? 0,
       });
       metrics.setForecast(ref, status.forecast);
+      const specBuffer = set.spec?.minAvailableReplicas;
+      metrics.setEffectiveMinAvailable(
+        ref,
+        status.effectiveMinAvailableReplicas ??
+          (typeof specBuffer === 'number' ? specBuffer : Defaults.minAvailableReplicas),
+      );
     }
   }
 }

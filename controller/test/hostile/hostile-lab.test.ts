@@ -127,6 +127,26 @@ describe('hostile input at the controller', () => {
         template: { metadata: { labels: { board: 'rl', [Labels.standby]: 'true' } }, spec: { drivers: [] } },
       }),
     );
+    // Schedules admission lets through (a zone, cron fields and a window only the cron library can
+    // check): ignored and reported, while the set keeps its static buffer.
+    createSet(
+      cluster,
+      'broken-schedules',
+      boarded('bs', {
+        maxReplicas: 6,
+        schedules: [
+          {
+            name: 'mars',
+            cron: '0 8 * * 1-5',
+            timeZone: 'Mars/Olympus_Mons',
+            duration: '1h',
+            minAvailableReplicas: 3,
+          },
+          { name: 'no-such-hour', cron: '0 25 * * *', duration: '1h', minAvailableReplicas: 4 },
+          { name: 'endless', cron: '@hourly', duration: '2h', minAvailableReplicas: 5 },
+        ],
+      }),
+    );
     const longName = `l${'o'.repeat(61)}g`; // 63 characters: the longest label value
     createSet(cluster, longName, boarded('ln'));
 
@@ -182,7 +202,14 @@ describe('hostile input at the controller', () => {
     });
 
     const status = (name: string) => getSet(cluster, name)?.status;
-    const served = ['healthy', 'deep-parameters', 'injected-config', 'reserved-label', longName];
+    const served = [
+      'healthy',
+      'deep-parameters',
+      'injected-config',
+      'reserved-label',
+      longName,
+      'broken-schedules',
+    ];
     await until('the served sets at their buffers', () =>
       served.every((name) => status(name)?.availableReplicas === (name === 'healthy' ? 2 : 1)),
     );
@@ -237,6 +264,17 @@ describe('hostile input at the controller', () => {
       message:
         'spec.images.exporter.image: replaces the exporter image of VirtualTargetClass "with-credentials", whose credentials (Secret "lab-creds") the exporter container receives; only the class may choose that image, so set it in the class\'s images (got "evil.example/exfiltrate:latest")',
     });
+    expect(condition('broken-schedules', 'SpecValid')).toEqual({
+      status: 'False',
+      reason: 'ScheduleIgnored',
+      message:
+        'spec.schedules[0].timeZone: is not a time zone of the tz database; schedules[].timeZone must be an IANA time zone name such as UTC, Europe/Berlin or America/New_York (got "Mars/Olympus_Mons"); ' +
+        'spec.schedules[1].cron: is not a cron expression the controller can read (Constraint error, got value 25 expected range 0-23); schedules[].cron must be five fields separated by spaces (minute hour day-of-month month day-of-week) or one of @yearly, @annually, @monthly, @weekly, @daily, @hourly (got "0 25 * * *"); ' +
+        'spec.schedules[2].duration: is longer than the shortest gap between occurrences of cron "@hourly" (1h0m0s), so the window would never close: make it at most 1h0m0s, or open windows less often (got "2h"); ' +
+        'a schedule the controller cannot read is ignored (counts above maxReplicas are capped), and the pool keeps its static warm buffer until it is fixed',
+    });
+    expect(status('broken-schedules')?.effectiveMinAvailableReplicas).toBeUndefined();
+    expect(instancesOf(cluster, 'broken-schedules')).toHaveLength(1);
     for (const name of reported) expect(instancesOf(cluster, name)).toEqual([]);
     for (const name of served) expect(condition(name, 'WarmBufferAvailable')?.status).toBe('True');
 

@@ -169,6 +169,17 @@ describe('metrics', () => {
     expect(await metrics.render()).not.toContain(`jumpstarter_exporterset_forecast_warm_buffer{${set}}`);
   });
 
+  it('report the warm buffer in effect (schedules raise it), and forget it with the set', async () => {
+    const metrics = new ControllerMetrics();
+    metrics.setEffectiveMinAvailable(pool, 6);
+    const set = 'namespace="lab",exporterset="pool"';
+    expect((await metrics.render()).split('\n')).toContain(
+      `jumpstarter_exporterset_effective_min_available_replicas{${set}} 6`,
+    );
+    metrics.forgetSet(pool);
+    expect(await metrics.render()).not.toContain(`effective_min_available_replicas{${set}}`);
+  });
+
   it('keep registries apart, and can add the Node process metrics', async () => {
     const plain = new ControllerMetrics();
     const withProcess = new ControllerMetrics({ processMetrics: true });

@@ -36,6 +36,11 @@ describe('effective warm buffer', () => {
     expect(buffer.raisedBy.map((r) => r.name)).toEqual(['forecast']);
   });
 
+  it('caps nothing when maxReplicas is 0 (no ceiling)', () => {
+    const buffer = effectiveBuffer({ ...spec, maxReplicas: 0 }, [raise('release', 40, 30)]);
+    expect(buffer).toMatchObject({ minAvailable: 40, minReplicas: 30 });
+  });
+
   it('never goes above the ceiling nor below the spec, whatever is asked', () => {
     for (let i = 0; i < 500; i++) {
       const asks = Array.from({ length: i % 4 }, (_, k) =>

@@ -119,7 +119,19 @@ export type PoolOpsChange =
       } | null;
     }
   /** A recycle requested `aheadMs` after now on the API server's clock (0: now). */
-  | { readonly field: 'recycleRequestedAt'; readonly aheadMs: number };
+  | { readonly field: 'recycleRequestedAt'; readonly aheadMs: number }
+  /**
+   * One scheduled window (issue 17) every `everyMinutes` minutes, raising the buffer to at most 1 (every
+   * set's maxReplicas is 0 or at least 1, so admission takes it whatever the chaos does to maxReplicas).
+   */
+  | {
+      readonly field: 'schedules';
+      readonly value: {
+        readonly everyMinutes: number;
+        readonly durationSeconds: number;
+        readonly minAvailable: number;
+      } | null;
+    };
 
 /** The machines whose clocks the simulation sets off true time. */
 export type SkewedMachine = 'apiServer' | 'kubelet' | 'controller';
@@ -256,8 +268,13 @@ function planOperation(
   if (overlapping && extra < 0.15) return { kind: 'shared-lease', durationSeconds: random.int(3, 40) };
   if (extra >= 0.15 && extra < 0.2)
     return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
-  if (extra >= 0.2 && extra < 0.27)
-    return { kind: 'pool-ops', set: random.pick(sets).name, change: poolOps(random) };
+  if (extra >= 0.2 && extra < 0.27) {
+    const picked = random.pick(sets);
+    const change = poolOps(random);
+    // The overlapping sets keep no warm buffer (lease-double-boot counts on it): no window raises one.
+    const set = change.field === 'schedules' && picked.overlap ? random.pick(plain) : picked;
+    return { kind: 'pool-ops', set: set.name, change };
+  }
   if (extra >= 0.27 && extra < 0.32) {
     const choice = random.next();
     const target = choice < 0.6 ? 'recorded' : choice < 0.85 ? 'none' : 'unknown';
@@ -317,6 +334,18 @@ function poolOps(random: Random): PoolOpsChange {
     return {
       field: 'updateStrategy',
       value: { type, maxSurge, maxUnavailable: bothZero ? 1 : maxUnavailable },
+    };
+  }
+  if (roll < 0.85) {
+    if (random.chance(0.2)) return { field: 'schedules', value: null };
+    const everyMinutes = random.pick([2, 3, 5] as const);
+    return {
+      field: 'schedules',
+      value: {
+        everyMinutes,
+        durationSeconds: random.int(20, everyMinutes * 60),
+        minAvailable: random.int(0, 1),
+      },
     };
   }
   return { field: 'recycleRequestedAt', aheadMs: random.chance(0.7) ? 0 : random.int(1_000, 10_000) };

@@ -388,7 +388,17 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
                     ? [{ matchExpressions: [{ key: 'revision', operator: 'Exists' }] }]
                     : null,
                 }
-              : change.value;
+              : change.field === 'schedules' && change.value !== null
+                ? [
+                    {
+                      name: 'sim',
+                      cron: `*/${change.value.everyMinutes} * * * *`,
+                      duration: `${change.value.durationSeconds}s`,
+                      leadTime: '10s',
+                      minAvailableReplicas: change.value.minAvailable,
+                    },
+                  ]
+                : change.value;
         cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { spec: { [change.field]: value } });
         countFault(`poolOps.${change.field}`, 1);
         return;
@@ -614,6 +624,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         spec: {
           paused: false,
           updateStrategy: null,
+          // The convergence check reads the static buffer: no window may raise it.
+          schedules: null,
           ...(unknownPins.has(s.name) ? { pinnedRevision: null } : {}),
         },
       });
