@@ -9,8 +9,8 @@
  * - static buffers 0, 1, 2, …: the smallest that serves ≥ 95 % of leases warm is the baseline;
  * - a hand-written schedule: working hours (Mon–Fri 08:00–18:00 UTC) and the nightly hour (Tue–Sat
  *   02:00–03:00) raised to W over a base b, warming a lead time early; the cheapest (b, W) that serves
- *   ≥ 95 % warm is reported (a schedule as generous as hand-tuning gets). Modelled here by an hour/day
- *   window; the controller's schedule evaluator (spec.schedules) replaces it when it lands;
+ *   ≥ 95 % warm is reported (a schedule as generous as hand-tuning gets), evaluated by the planner's
+ *   own schedule evaluator (schedules.ts) from the spec.schedules a user would write;
  * - forecast Apply: the planner's own functions — `decideForecast` (forecast-buffer.ts, over
  *   forecast.ts) reading the recorded history and startup p95, and `effectiveBuffer`.
  *
@@ -19,8 +19,10 @@
  */
 import { forecastHorizon, nextHorizonChange } from '../controller/src/planner/forecast';
 import { decideForecast, forecastLead } from '../controller/src/planner/forecast-buffer';
+import { evaluateSchedules } from '../controller/src/planner/schedules';
 import type { SpecValues } from '../controller/src/planner/observe';
 import { effectiveBuffer } from '../controller/src/planner/warm-buffer-raise';
+import type { WarmBufferSchedule } from '../lib/api';
 import type { Benchmark } from './support/benchmark';
 import { ciTrace, seeded, type TraceLease } from './support/ci-trace';
 import { runPoolModel, type BufferPolicy, type PoolModelResult } from './support/pool-model';
@@ -95,27 +97,40 @@ export const staticPolicy =
   () =>
     buffer;
 
-/** Whether `at` (epoch ms) is in a hand-written window: Mon–Fri 08–18 UTC, or Tue–Sat 02–03 UTC. */
-export function inScheduledWindow(at: number): boolean {
-  const date = new Date(at);
-  const day = date.getUTCDay(); // 0 Sunday
-  const hour = date.getUTCHours();
-  const workday = day >= 1 && day <= 5 && hour >= 8 && hour < 18;
-  const nightly = day >= 2 && day <= 6 && hour === 2;
-  return workday || nightly;
+/** The hand-written schedule, as a user writes spec.schedules: working hours and the nightly hour, UTC. */
+export function workdaySchedules(raised: number): WarmBufferSchedule[] {
+  return [
+    { name: 'working-hours', cron: '0 8 * * 1-5', duration: '10h', minAvailableReplicas: raised },
+    { name: 'nightly', cron: '0 2 * * 2-6', duration: '1h', minAvailableReplicas: raised },
+  ];
 }
 
-/** A schedule raising the buffer from `base` to `raised` in the windows, warming a lead time early. */
-export const schedulePolicy =
-  (base: number, raised: number): BufferPolicy =>
-  (view) => {
-    const lead = forecastLead(view.startupP95Ms);
-    const open = inScheduledWindow(view.now) || inScheduledWindow(view.now + lead);
-    // Windows open and close on the hour: look again when the next one is a lead time away, or ends.
-    const nextHour = Math.floor(view.now / HOUR) * HOUR + HOUR;
-    const wakeAt = nextHour - lead > view.now ? nextHour - lead : nextHour;
-    return { minAvailable: open ? Math.max(base, raised) : base, wakeAt };
+/**
+ * A schedule raising the buffer from `base` to `raised` in the windows, through the planner's own
+ * evaluator (schedules.ts: cron in its zone, lead time from the startup p95) and `effectiveBuffer`.
+ */
+export const schedulePolicy = (base: number, raised: number): BufferPolicy => {
+  const schedules = workdaySchedules(raised);
+  const spec = { minReplicas: 0, minAvailable: base, maxReplicas: MAX_REPLICAS } as SpecValues;
+  // An evaluation holds until its next change (for the same lead): the model asks at every event, and
+  // walking the cron is the costly part.
+  let last: { from: number; until: number; p95?: number; minAvailable: number } | undefined;
+  return (view) => {
+    if (last && view.now >= last.from && view.now < last.until && last.p95 === view.startupP95Ms) {
+      return { minAvailable: last.minAvailable, wakeAt: last.until };
+    }
+    const evaluation = evaluateSchedules(schedules, view.now, view.startupP95Ms);
+    const { minAvailable } = effectiveBuffer(spec, evaluation.raises);
+    const until = evaluation.nextChangeAt ?? Number.POSITIVE_INFINITY;
+    last = {
+      from: view.now,
+      until,
+      minAvailable,
+      ...(view.startupP95Ms !== undefined ? { p95: view.startupP95Ms } : {}),
+    };
+    return { minAvailable, ...(evaluation.nextChangeAt !== undefined ? { wakeAt: until } : {}) };
   };
+};
 
 /** Forecast Apply over a spec buffer of `base`, through the planner's functions. */
 export const forecastPolicy =
@@ -236,7 +251,7 @@ export const p7: Benchmark = {
       details: { seed: SEED, leases: runner.trace.length, rows: result.rows },
       notes: [
         'Discrete-event pool model (bench/support/pool-model.ts), not the controller process: the scaling rules as the planner applies them, the forecast and effectiveBuffer are the planner’s own functions.',
-        'The schedule row is an hour/day window modelled in the bench (the controller’s spec.schedules evaluator replaces it when merged).',
+        'The schedule row is spec.schedules (working hours Mon–Fri 08:00 for 10h, the nightly hour Tue–Sat 02:00, UTC) through the planner’s schedule evaluator.',
       ],
     };
   },

@@ -46,7 +46,6 @@ import { Reconciler } from './reconciler/reconciler';
 import { OperationReconciler } from './reconciler/operation-reconciler';
 import { registerOperationHandlers } from './reconciler/operation-handlers';
 import { StatusMemo } from './reconciler/status-memo';
-import type { DemandHistorySource } from './reconciler/snapshot';
 
 export interface ManagerDeps {
   /** @default loadClusterConfig(options.kubeconfig).kubeConfig */
@@ -66,8 +65,6 @@ export interface ManagerDeps {
   >;
   /** Planner options beyond `--max-burst` (startup backoff, rollout surge). */
   readonly plannerOptions?: Partial<PlannerOptions>;
-  /** Where each set's demand history is read from (tests seed it); absent: none is known. */
-  readonly demandHistory?: DemandHistorySource;
   /** How long an applied write may stay unseen in the cache. @default 2 min */
   readonly expectationTimeoutMs?: number;
 }
@@ -142,7 +139,6 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     firstObserved: new FirstObserved(),
     clock,
     plannerOptions: { ...deps.plannerOptions, maxBurst: options.maxBurst },
-    ...(deps.demandHistory !== undefined ? { demandHistory: deps.demandHistory } : {}),
     logger,
     events: new EventRecorder(clients.core, clock, logger),
     metrics,

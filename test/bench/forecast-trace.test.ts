@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { ciTrace } from '../../bench/support/ci-trace';
-import { compare, inScheduledWindow, staticPolicy, traceRun } from '../../bench/p7-forecast-trace';
+import { compare, schedulePolicy, staticPolicy, traceRun } from '../../bench/p7-forecast-trace';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -47,13 +47,19 @@ describe('P7 pool model and comparison', () => {
     expect(warm[2].instanceHours).toBeGreaterThan(warm[1].instanceHours);
   });
 
-  it('schedules working hours Mon–Fri and the nightly hour Tue–Sat (UTC)', () => {
+  it('schedules working hours Mon–Fri and the nightly hour Tue–Sat (UTC) through the planner, warming a lead time early', () => {
     const monday = Date.UTC(2026, 0, 5);
-    expect(inScheduledWindow(monday + 9 * HOUR)).toBe(true);
-    expect(inScheduledWindow(monday + 18 * HOUR)).toBe(false);
-    expect(inScheduledWindow(monday + 2 * HOUR)).toBe(false);
-    expect(inScheduledWindow(monday + DAY + 2 * HOUR)).toBe(true);
-    expect(inScheduledWindow(monday + 6 * DAY + 10 * HOUR)).toBe(false);
+    const policy = schedulePolicy(1, 6);
+    const at = (now: number) =>
+      policy({ now, startupP95Ms: 5 * 60_000 } as never) as { minAvailable: number; wakeAt?: number };
+    expect(at(monday + 9 * HOUR).minAvailable).toBe(6);
+    expect(at(monday + 8 * HOUR - 4 * 60_000).minAvailable).toBe(6);
+    expect(at(monday + 8 * HOUR - 6 * 60_000).minAvailable).toBe(1);
+    expect(at(monday + 18 * HOUR).minAvailable).toBe(1);
+    expect(at(monday + 2 * HOUR).minAvailable).toBe(1);
+    expect(at(monday + DAY + 2 * HOUR).minAvailable).toBe(6);
+    expect(at(monday + 6 * DAY + 10 * HOUR).minAvailable).toBe(1);
+    expect(at(monday + 9 * HOUR).wakeAt).toBe(monday + 18 * HOUR);
   });
 
   it('4 weeks: forecast Apply serves ≥ 95 % warm with fewer instance-hours than the smallest static buffer that does', () => {

@@ -38,7 +38,6 @@ import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
 import type { PodWaits } from './pod-waits';
 import type { StatusMemo } from './status-memo';
-import type { DemandHistory } from '../planner/demand-history';
 
 /** What a pass reads: the informers' caches, one per watched kind. */
 /** The caches a set's pass reads (every informer's but the operations', which have their own pass). */
@@ -57,15 +56,7 @@ export interface SnapshotDeps extends RenderDeps {
   /** When each fact was first observed (§3.17); without it every fact counts as seen at a first look. */
   readonly firstObserved?: FirstObserved;
   readonly plannerOptions?: Partial<PlannerOptions>;
-  /**
-   * Where a set's demand history is read from (`PlannerSnapshot.demandHistory`), by set key; absent:
-   * none is known. An injectable source until the recorder keeps it in an object of its own.
-   */
-  readonly demandHistory?: DemandHistorySource;
 }
-
-/** The demand history of the set `key` (namespace/name), or undefined when none is recorded. */
-export type DemandHistorySource = (key: string) => DemandHistory | undefined;
 
 /** One pass's view of a set: the snapshot, and how to render its instances for the executor. */
 export interface SetWorld {
@@ -144,7 +135,6 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     };
   };
 
-  const history = deps.demandHistory?.(key);
   const snapshot: PlannerSnapshot = {
     set,
     virtualTargetClass: cls,
@@ -164,7 +154,6 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
     now,
     ...(observations ? { observingSince: observations.since } : {}),
     ...(deps.plannerOptions !== undefined ? { options: deps.plannerOptions } : {}),
-    ...(history !== undefined ? { demandHistory: history } : {}),
   };
   observations?.done();
   return {

@@ -1,18 +1,22 @@
 /**
  * Forecast warm buffers (issue 17) on the test cluster: a set in mode Apply whose demand history shows
  * three leases at once in the same hour one and two weeks ago has those three instances Online when
- * that hour begins — warmed a lead time ahead (the default 10 minutes: no startup p95 is measured
- * here), not earlier — and reports it in status.forecast; the controller wakes for it with no event.
+ * that hour begins — warmed a lead time ahead (the p95 startup the record holds, 8 minutes), not
+ * earlier — and reports it in status.forecast; the controller wakes for it with no event.
  */
 import { describe, expect, it } from '@jest/globals';
 import type { DemandHistory } from '../../src/planner/demand-history';
 import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
-import { DEFAULT_FORECAST_LEAD_MS, WEEK_MS } from '../../src/planner/forecast';
+import { WEEK_MS } from '../../src/planner/forecast';
+import type { TestCluster } from 'virtual-exporters-test-cluster';
+import { demandObject } from '../../src/reconciler/demand-object';
 import { NS, createClass, createSet, getSet, scenarioPerTest, until, writesWhenSettled } from './support';
 
 const startScenario = scenarioPerTest();
 const HOUR = DEMAND_INTERVAL_MS;
 const MINUTE = 60_000;
+/** The startup p95 of the record the previous controller left: the lead time the forecast warms by. */
+const LEAD_MS = 8 * MINUTE;
 
 /** 15 days of hours up to the one holding `now`, quiet but for `peak` leases in `hour` 1 and 2 weeks back. */
 function historyWithPeak(now: number, hour: number, peak: number): DemandHistory {
@@ -28,6 +32,30 @@ function historyWithPeak(now: number, hour: number, peak: number): DemandHistory
   };
 }
 
+/**
+ * The class, the set and its demand object holding `history`, as a controller that ran before left
+ * them: created before this controller starts, so its first pass reads the history back.
+ */
+function seedSet(
+  cluster: TestCluster,
+  name: string,
+  forecast: { mode: 'Apply' | 'ForecastOnly' },
+  history: DemandHistory,
+): void {
+  createClass(cluster);
+  createSet(cluster, name, { minAvailableReplicas: 0, maxReplicas: 5, forecast });
+  const set = getSet(cluster, name)!;
+  const configMaps = cluster.registry.get('', 'v1', 'configmaps')!;
+  // Its instances took 8 minutes to start (a real lab's boots; the test cluster's are quicker, and the
+  // few this test starts do not move the p95 of 20).
+  const startups = Array.from({ length: 20 }, (_, i) => ({
+    uid: `earlier-${i}`,
+    at: history.start + i * HOUR,
+    ms: LEAD_MS,
+  }));
+  cluster.store.create(configMaps, NS, demandObject(set, { history, startups, served: [] }));
+}
+
 describe('forecast mode Apply', () => {
   it('has the forecast peak warm when its hour begins, warming a lead time ahead', async () => {
     // The controller's clock is the cluster's here (no offset); 1 real second is 150 cluster seconds.
@@ -35,22 +63,16 @@ describe('forecast mode Apply', () => {
     const started = Date.now();
     // The peak hour: the next whole hour at least the lead time and 5 minutes away.
     let peakHour = Math.ceil(started / HOUR) * HOUR;
-    if (peakHour - started < DEFAULT_FORECAST_LEAD_MS + 5 * MINUTE) peakHour += HOUR;
+    if (peakHour - started < LEAD_MS + 5 * MINUTE) peakHour += HOUR;
     const history = historyWithPeak(started, peakHour, 3);
     const scenario = await startScenario({
       speedUp,
-      demandHistory: (key) => (key === `${NS}/ahead` ? history : undefined),
+      beforeController: (c) => seedSet(c, 'ahead', { mode: 'Apply' }, history),
     });
     const { cluster } = scenario;
     const now = () => cluster.clocks.controller.now();
     const status = () => getSet(cluster, 'ahead')?.status;
 
-    createClass(cluster);
-    createSet(cluster, 'ahead', {
-      minAvailableReplicas: 0,
-      maxReplicas: 5,
-      forecast: { mode: 'Apply' },
-    });
     await until('the forecast in status', () => status()?.forecast);
     expect(status()?.forecast).toMatchObject({
       mode: 'Apply',
@@ -60,7 +82,7 @@ describe('forecast mode Apply', () => {
     });
 
     // Until the lead time before the peak hour, nothing is warmed.
-    const warmFrom = peakHour - DEFAULT_FORECAST_LEAD_MS;
+    const warmFrom = peakHour - LEAD_MS;
     await until('two minutes before the warming', () => now() >= warmFrom - 2 * MINUTE, 60_000);
     expect(status()?.availableReplicas ?? 0).toBe(0);
     expect(status()?.forecast?.applied).toBe(false);
@@ -89,24 +111,18 @@ describe('forecast mode ForecastOnly', () => {
     const speedUp = 150;
     const started = Date.now();
     let peakHour = Math.ceil(started / HOUR) * HOUR;
-    if (peakHour - started < DEFAULT_FORECAST_LEAD_MS + 5 * MINUTE) peakHour += HOUR;
+    if (peakHour - started < LEAD_MS + 5 * MINUTE) peakHour += HOUR;
     const history = historyWithPeak(started, peakHour, 3);
     const scenario = await startScenario({
       speedUp,
-      demandHistory: (key) => (key === `${NS}/shown` ? history : undefined),
+      beforeController: (c) => seedSet(c, 'shown', { mode: 'ForecastOnly' }, history),
     });
     const { cluster } = scenario;
     const now = () => cluster.clocks.controller.now();
     const status = () => getSet(cluster, 'shown')?.status;
 
-    createClass(cluster);
-    createSet(cluster, 'shown', {
-      minAvailableReplicas: 0,
-      maxReplicas: 5,
-      forecast: { mode: 'ForecastOnly' },
-    });
     await until('the forecast of the peak', () => status()?.forecast?.warmBuffer === 3, 60_000);
-    expect(now()).toBeGreaterThanOrEqual(peakHour - DEFAULT_FORECAST_LEAD_MS);
+    expect(now()).toBeGreaterThanOrEqual(peakHour - LEAD_MS);
     expect(status()?.forecast).toMatchObject({ mode: 'ForecastOnly', expectedPeak: 3, applied: false });
     await until('the peak hour', () => now() >= peakHour + MINUTE, 60_000);
     expect(status()?.availableReplicas ?? 0).toBe(0);

@@ -56,8 +56,8 @@ export async function startScenario(
     fieldValidation?: TestClusterOptions['fieldValidation'];
     /** Leader-election timings (cluster ms), e.g. wider ones where the test is not about failover. */
     leaderElection?: ManagerDeps['leaderElection'];
-    /** Where the controller reads each set's demand history (the forecast's input). */
-    demandHistory?: ManagerDeps['demandHistory'];
+    /** Runs once the cluster serves, before the controller starts (objects a restarted controller finds). */
+    beforeController?: (cluster: TestCluster) => void;
   } = {},
 ): Promise<Scenario> {
   const cluster = await startTestCluster({
@@ -69,14 +69,8 @@ export async function startScenario(
     ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
     ...(options.clockOffsets ? { clockOffsets: options.clockOffsets } : {}),
   });
-  const launch = () =>
-    launchController(
-      cluster,
-      CONTROLLER,
-      options.controller,
-      options.leaderElection,
-      options.demandHistory ? { demandHistory: options.demandHistory } : {},
-    );
+  options.beforeController?.(cluster);
+  const launch = () => launchController(cluster, CONTROLLER, options.controller, options.leaderElection);
   const scenario: Scenario = {
     cluster,
     manager: await launch(),
@@ -114,10 +108,8 @@ export function launchController(
   identity: string,
   overrides: Partial<Options> = {},
   leaderElection: ManagerDeps['leaderElection'] = {},
-  deps: Pick<ManagerDeps, 'demandHistory'> = {},
 ): Promise<Manager> {
   return startManager(controllerOptions(overrides), {
-    ...deps,
     kubeConfig: cluster.kubeConfigFor(identity, NS),
     clock: cluster.clocks.controller,
     logger: createLogger({ level: (process.env.SCENARIO_LOG as never) ?? 'silent' }),
