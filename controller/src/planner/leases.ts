@@ -32,6 +32,20 @@ export function leasedExporterNames(leases: readonly Lease[]): Set<string> {
   return names;
 }
 
+/**
+ * Names of the Exporters that non-ended Leases not assigned yet ask for by name (`spec.exporterRef`):
+ * Jumpstarter may assign such a lease at any moment — to a disabled instance too, with allowDisabled —
+ * so a delete confirmed before that moment could still take an instance from its lease.
+ */
+export function requestedExporterNames(leases: readonly Lease[]): Set<string> {
+  const names = new Set<string>();
+  for (const lease of leases) {
+    const name = nameOf(lease.spec?.exporterRef);
+    if (name && !isLeaseEnded(lease) && !nameOf(lease.status?.exporterRef)) names.add(name);
+  }
+  return names;
+}
+
 /** Names of the Exporters any Lease (ended or not) was assigned to: instances that served a lease. */
 export function everLeasedExporterNames(leases: readonly Lease[]): Set<string> {
   const names = new Set<string>();

@@ -13,7 +13,7 @@ import { ConditionReasons, type ExporterSetStatus, type ScaleReason } from 'virt
 import type { Action } from './actions';
 import { overCeiling } from './ceiling-burst';
 import { addMember, canRemove, tallyOf, type Requirements, type Tally } from './floor-buffer-demand';
-import { leasedExporterNames } from './leases';
+import { leasedExporterNames, requestedExporterNames } from './leases';
 import type { Member, MemberKind } from './members';
 import { removeOutdatedSurplus } from './rollout';
 import { compareKeys, DEFAULT_SCALE_IN_ORDER, scaleInKey } from './scale-in-order';
@@ -154,8 +154,9 @@ export interface DeleteFailure {
 
 /**
  * The actions with the Exporter deletes the live Lease list does not confirm taken out: deletes of
- * instances a non-ended Lease names, or every delete when the list failed (a lost instance is worse
- * than a late one; the failure is reported). Without a check, the actions as they are.
+ * instances a non-ended Lease holds or asks for by name while it waits (it may be assigned between the
+ * list and the delete), or every delete when the list failed (a lost instance is worse than a late one;
+ * the failure is reported). Without a check, the actions as they are.
  */
 export function confirmDeletes(
   actions: readonly Action[],
@@ -168,6 +169,6 @@ export function confirmDeletes(
       failure: { reason: ConditionReasons.FailedDelete, message: check.error },
     };
   }
-  const leased = leasedExporterNames(check.leases);
-  return { actions: actions.filter((a) => a.type !== 'DeleteExporter' || !leased.has(a.name)) };
+  const named = new Set([...leasedExporterNames(check.leases), ...requestedExporterNames(check.leases)]);
+  return { actions: actions.filter((a) => a.type !== 'DeleteExporter' || !named.has(a.name)) };
 }

@@ -240,6 +240,16 @@ describe('§3.7 scale-down', () => {
       expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-2']);
     });
 
+    it('never deletes an instance a waiting Lease asks for by name: it may be assigned before the delete', () => {
+      const waiting = lease('late', { pinnedTo: 'pool-1', pending: true });
+      const result = plan({ ...leaving(), leaseCheck: { leases: [waiting] } });
+      expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-2']);
+      const endedWaiting = lease('gone', { pinnedTo: 'pool-1', pending: true, ended: true });
+      expect(
+        namesOf(plan({ ...leaving(), leaseCheck: { leases: [endedWaiting] } }), 'DeleteExporter'),
+      ).toEqual(['pool-1', 'pool-2']);
+    });
+
     it('deletes the instance an ended live Lease names', () => {
       const ended = lease('old', { exporter: 'pool-1', ended: true });
       const result = plan({ ...leaving(), leaseCheck: { leases: [ended] } });
