@@ -52,7 +52,7 @@ async function setUp(maxReplicas = 0) {
       kind: 'Exporter',
       metadata: {
         name: `pool-${n}`,
-        labels: { [Labels.exporterSetName]: 'pool' },
+        labels: { [Labels.exporterSetName]: 'pool', board: 'x' },
         ownerReferences: [
           {
             apiVersion: API_VERSION,
@@ -81,6 +81,14 @@ async function setUp(maxReplicas = 0) {
       'status',
     );
   };
+  /** A lease that arrives and waits (it selects the set's instances). */
+  const waiting = (name: string) =>
+    c.store.create(leases, NS, {
+      apiVersion: JUMPSTARTER_API_VERSION,
+      kind: 'Lease',
+      metadata: { name },
+      spec: { clientRef: { name: 'ci' }, selector: { matchLabels: { board: 'x' } }, duration: '1h' },
+    });
   const remove = (n: number) => c.store.delete(exporters, NS, `pool-${n}`);
   const resize = (maxReplicas: number) => c.store.patch(sets, NS, 'pool', 'merge', { spec: { maxReplicas } });
   // The status a controller writes must carry every counter the CRD requires.
@@ -120,6 +128,7 @@ async function setUp(maxReplicas = 0) {
     nextOrdinal,
     instance,
     lease,
+    waiting,
     remove,
     resize,
     observe,
@@ -244,6 +253,16 @@ describe('simulation › invariants', () => {
     expect(lab.violations()).toEqual([]);
     lab.instance(CREATE_LOOP_LIMIT);
     lab.instance(CREATE_LOOP_LIMIT + 1);
+    expect(lab.violations()).toEqual(['create-loop']);
+  });
+
+  it('counts each lease that arrived in the window as demand for one instance, not as a loop', async () => {
+    const lab = await setUp();
+    for (let n = 0; n < 10; n += 1) lab.waiting(`burst-${n}`);
+    for (let n = 0; n < CREATE_LOOP_LIMIT + 10; n += 1) lab.instance(n);
+    expect(lab.violations()).toEqual([]);
+    lab.instance(CREATE_LOOP_LIMIT + 10);
+    lab.instance(CREATE_LOOP_LIMIT + 11);
     expect(lab.violations()).toEqual(['create-loop']);
   });
 
