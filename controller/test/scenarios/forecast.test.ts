@@ -56,22 +56,31 @@ function seedSet(
   cluster.store.create(configMaps, NS, demandObject(set, { history, startups, served: [] }));
 }
 
+/**
+ * A scenario whose set `name` (mode `mode`) has a forecast peak of 3 leases in `peakHour`: the next whole
+ * hour at least the lead time and 5 minutes away. The controller's clock is the cluster's (no offset);
+ * 1 real second is 150 cluster seconds.
+ */
+async function peakAhead(name: string, mode: 'Apply' | 'ForecastOnly') {
+  const started = Date.now();
+  let peakHour = Math.ceil(started / HOUR) * HOUR;
+  if (peakHour - started < LEAD_MS + 5 * MINUTE) peakHour += HOUR;
+  const history = historyWithPeak(started, peakHour, 3);
+  const { cluster } = await startScenario({
+    speedUp: 150,
+    beforeController: (c) => seedSet(c, name, { mode }, history),
+  });
+  return {
+    cluster,
+    peakHour,
+    now: () => cluster.clocks.controller.now(),
+    status: () => getSet(cluster, name)?.status,
+  };
+}
+
 describe('forecast mode Apply', () => {
   it('has the forecast peak warm when its hour begins, warming a lead time ahead', async () => {
-    // The controller's clock is the cluster's here (no offset); 1 real second is 150 cluster seconds.
-    const speedUp = 150;
-    const started = Date.now();
-    // The peak hour: the next whole hour at least the lead time and 5 minutes away.
-    let peakHour = Math.ceil(started / HOUR) * HOUR;
-    if (peakHour - started < LEAD_MS + 5 * MINUTE) peakHour += HOUR;
-    const history = historyWithPeak(started, peakHour, 3);
-    const scenario = await startScenario({
-      speedUp,
-      beforeController: (c) => seedSet(c, 'ahead', { mode: 'Apply' }, history),
-    });
-    const { cluster } = scenario;
-    const now = () => cluster.clocks.controller.now();
-    const status = () => getSet(cluster, 'ahead')?.status;
+    const { cluster, peakHour, now, status } = await peakAhead('ahead', 'Apply');
 
     await until('the forecast in status', () => status()?.forecast);
     expect(status()?.forecast).toMatchObject({
@@ -108,18 +117,7 @@ describe('forecast mode Apply', () => {
 
 describe('forecast mode ForecastOnly', () => {
   it('shows the buffer the forecast would set and changes nothing', async () => {
-    const speedUp = 150;
-    const started = Date.now();
-    let peakHour = Math.ceil(started / HOUR) * HOUR;
-    if (peakHour - started < LEAD_MS + 5 * MINUTE) peakHour += HOUR;
-    const history = historyWithPeak(started, peakHour, 3);
-    const scenario = await startScenario({
-      speedUp,
-      beforeController: (c) => seedSet(c, 'shown', { mode: 'ForecastOnly' }, history),
-    });
-    const { cluster } = scenario;
-    const now = () => cluster.clocks.controller.now();
-    const status = () => getSet(cluster, 'shown')?.status;
+    const { peakHour, now, status } = await peakAhead('shown', 'ForecastOnly');
 
     await until('the forecast of the peak', () => status()?.forecast?.warmBuffer === 3, 60_000);
     expect(now()).toBeGreaterThanOrEqual(peakHour - LEAD_MS);
