@@ -6,7 +6,8 @@ module.exports = {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/test', '<rootDir>/test-cluster', '<rootDir>/controller', '<rootDir>/tools'],
   testMatch: ['**/*.test.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/out/'],
+  // *.kube.test.ts need the real binaries: `npm run test:kube` (jest.kube.config.cjs).
+  testPathIgnorePatterns: ['/node_modules/', '/out/', '\\.kube\\.test\\.ts$'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
   },
