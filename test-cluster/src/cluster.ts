@@ -81,6 +81,7 @@ export interface TestClusterOptions {
 }
 
 export interface TestCluster {
+  readonly backend: 'test';
   /** `http://127.0.0.1:<port>` */
   readonly url: string;
   /** A client-node KubeConfig for the `admin` identity, default namespace `default`. */
@@ -151,6 +152,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   if (kubelet) stopHooks.push(() => kubelet.stop());
   let stopping: Promise<void> | undefined;
   return {
+    backend: 'test',
     url,
     kubeConfig: makeKubeConfig({ server: url }),
     kubeConfigFor: (identity, namespace) => makeKubeConfig({ server: url, identity, namespace }),

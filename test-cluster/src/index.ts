@@ -1,5 +1,8 @@
 // The test cluster (SPEC §5): an in-process Kubernetes API server with simulators, for tests and the lab.
 export * from './cluster';
+export * from './api-cluster';
+export * from './kube';
+export * from './ports';
 export * from './counters';
 export * from './faults';
 export * from './kubeconfig';

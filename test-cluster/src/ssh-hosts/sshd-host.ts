@@ -12,9 +12,10 @@
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../ports';
 
 export const SSHD = '/usr/sbin/sshd';
 
@@ -103,18 +104,6 @@ if [ "$1 $2" = "volume rm" ]; then
 fi
 echo "stand-in podman: $* is not emulated" >&2; exit 2
 `;
-
-/** A free TCP port on loopback (bound and released; sshd takes it right after). */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function waitForPort(address: string, port: number, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
