@@ -6,6 +6,7 @@ const base = require('./jest.config.cjs');
 module.exports = {
   ...base,
   testMatch: ['**/*.kube.test.ts', '**/test-cluster/test/conformance-*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/out/'],
   // One real cluster per file is heavy on 2 cores: files run one after another.
   maxWorkers: 1,
   testTimeout: 120000,
