@@ -46,6 +46,8 @@ export function apiServerArgs(dir: string, ports: ComponentPorts, files: ApiServ
     `--etcd-servers=http://127.0.0.1:${ports.etcdClient}`,
     '--bind-address=127.0.0.1',
     '--advertise-address=127.0.0.1',
+    // The `kubernetes` Service's endpoints may not be loopback, and nothing in the tests dials it.
+    '--endpoint-reconciler-type=none',
     `--secure-port=${ports.apiServer}`,
     `--cert-dir=${join(dir, 'serving')}`,
     `--client-ca-file=${files.caCertFile}`,
