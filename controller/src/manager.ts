@@ -29,6 +29,8 @@ import { createLogger, type Logger } from './operations/logger';
 import { ControllerMetrics, startMetricsServer } from './operations/metrics';
 import type { Options } from './operations/options';
 import { ServedResources } from './operations/served-resources';
+import { PermissionCheck, permissionsOf } from './operations/permissions';
+import { controllerRules, LEADER_ELECTION_RULES } from 'virtual-exporters/internal';
 import type { PlannerOptions } from './planner';
 import { systemClock, type Clock } from './queue/clock';
 import { objectKey } from './queue/object-key';
@@ -121,6 +123,20 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     },
   });
   for (const informer of informers.all) informer.onListed(() => served.listed(informer.resource));
+  const election = deps.leaderElection ?? {};
+  const electionNamespace = election.namespace ?? controllerNamespace({ kubeConfig });
+  const permissions = new PermissionCheck(
+    kubeConfig,
+    [
+      ...permissionsOf(
+        controllerRules({ lifecycle: options.provisioner.lifecycle !== undefined }),
+        options.namespaces,
+      ),
+      ...(options.leaderElect ? permissionsOf(LEADER_ELECTION_RULES, [electionNamespace]) : []),
+    ],
+    logger,
+    clock,
+  );
   const metrics = new ControllerMetrics({ processMetrics: true });
   const expectations = new Expectations(clock, deps.expectationTimeoutMs);
   const reconciler = new Reconciler({
@@ -189,6 +205,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     bindAddress: options.healthProbeBindAddress,
     readiness: {
       resources: served.check(),
+      permissions: permissions.readiness(),
       informers: cachesSyncedCheck(() => informers.hasSynced()),
       shutdown: notShuttingDownCheck(() => stopping),
     },
@@ -224,6 +241,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   const stop = (reason: StopReason): Promise<void> => {
     stopped ??= (async () => {
       stopping = true;
+      permissions.stop();
       await Promise.all([queue.shutdown(), operationQueue.shutdown()]);
       leading = false;
       await elector?.stop();
@@ -236,11 +254,11 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   };
 
   informers.start();
+  void permissions.run();
   if (options.leaderElect) {
-    const election = deps.leaderElection ?? {};
     elector = new LeaderElector({
       coordination: clients.coordination,
-      namespace: election.namespace ?? controllerNamespace({ kubeConfig }),
+      namespace: electionNamespace,
       name: leaderElectionId(options.provisioner.name),
       clock,
       ...(election.identity !== undefined ? { identity: election.identity } : {}),

@@ -48,7 +48,14 @@ function resourceOf(entry: CounterEntry): string {
   return entry.subresource ? `${entry.resource}/${entry.subresource}` : entry.resource;
 }
 
+/**
+ * What Kubernetes grants every authenticated user (the default ClusterRole system:basic-user), so the
+ * installer needs no rule for it: the startup RBAC check's SelfSubjectAccessReviews.
+ */
+const GRANTED_TO_EVERYONE = new Set(['authorization.k8s.io/selfsubjectaccessreviews create']);
+
 function allows(rule: ControllerRule, entry: CounterEntry): boolean {
+  if (GRANTED_TO_EVERYONE.has(`${entry.group}/${resourceOf(entry)} ${entry.verb}`)) return true;
   return (
     rule.apiGroups.includes(entry.group) &&
     rule.resources.includes(resourceOf(entry)) &&

@@ -2,13 +2,12 @@
  * Installing CRDs into the real API server as `kubectl apply` would (create, or replace the stored
  * one), then waiting until each is `Established` and its resources answer a list — the moment a
  * client may use them.
+ *
+ * The CRDs go through the generic custom-object client, not ApiextensionsV1Api: client-node's typed
+ * serializer maps `x-kubernetes-*` keys to camelCase properties and drops the ones a plain object
+ * carries, so the server would get a CRD without its CEL rules and int-or-string markers.
  */
-import {
-  ApiextensionsV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import type { CustomResourceDefinition } from 'virtual-exporters/internal';
 import { waitUntil } from './readiness';
 
@@ -17,18 +16,22 @@ export async function installKubeCrds(
   crds: readonly CustomResourceDefinition[],
   timeoutMs: number,
 ): Promise<void> {
-  const api = kubeConfig.makeApiClient(ApiextensionsV1Api);
   const custom = kubeConfig.makeApiClient(CustomObjectsApi);
+  const crdApi = { group: 'apiextensions.k8s.io', version: 'v1', plural: 'customresourcedefinitions' };
+  const read = async (name: string) =>
+    (await custom.getClusterCustomObject({ ...crdApi, name })) as {
+      metadata?: { resourceVersion?: string };
+      status?: { conditions?: { type: string; status: string }[] };
+    };
   for (const crd of crds) {
-    const body = structuredClone(crd) as unknown as V1CustomResourceDefinition;
+    const body = structuredClone(crd) as unknown as Record<string, any>;
     const name = crd.metadata.name;
     try {
-      await api.createCustomResourceDefinition({ body });
+      await custom.createClusterCustomObject({ ...crdApi, body });
     } catch (error) {
       if ((error as { code?: number }).code !== 409) throw describe(error, name);
-      const stored = await api.readCustomResourceDefinition({ name });
-      body.metadata = { ...body.metadata, resourceVersion: stored.metadata?.resourceVersion };
-      await api.replaceCustomResourceDefinition({ name, body }).catch((e: unknown) => {
+      body.metadata = { ...body.metadata, resourceVersion: (await read(name)).metadata?.resourceVersion };
+      await custom.replaceClusterCustomObject({ ...crdApi, name, body }).catch((e: unknown) => {
         throw describe(e, name);
       });
     }
@@ -38,7 +41,7 @@ export async function installKubeCrds(
     await waitUntil(
       `CRD ${name} to be Established`,
       async () => {
-        const stored = await api.readCustomResourceDefinition({ name });
+        const stored = await read(name);
         return Boolean(
           stored.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True'),
         );
