@@ -24,7 +24,7 @@ export async function installKubeCrds(
       status?: { conditions?: { type: string; status: string }[] };
     };
   for (const crd of crds) {
-    const body = structuredClone(crd) as unknown as Record<string, any>;
+    const body = structuredClone(crd) as unknown as { metadata?: Record<string, unknown> };
     const name = crd.metadata.name;
     try {
       await custom.createClusterCustomObject({ ...crdApi, body });
