@@ -6,25 +6,28 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { JUMPSTARTER_API_VERSION, Kinds } from 'virtual-exporters/internal';
-import { startTestCluster, type TestCluster } from '../src';
 import {
+  BACKGROUND_MS,
   clientsFor,
   eventually,
   exporters,
   exporterSet,
   exporterSets,
   rejection,
+  START_TIMEOUT_MS,
+  startConformanceCluster,
   type Clients,
+  type ConformanceCluster,
 } from './conformance-support';
 
-let cluster: TestCluster;
+let cluster: ConformanceCluster;
 let api: Clients;
 
 beforeAll(async () => {
-  cluster = await startTestCluster();
+  cluster = await startConformanceCluster();
   api = clientsFor(cluster.kubeConfig);
-});
-afterAll(() => cluster.stop());
+}, START_TIMEOUT_MS);
+afterAll(() => cluster?.stop());
 
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
@@ -102,7 +105,7 @@ describe('lifecycle › garbage collection', () => {
         (await rejection(api.core.readNamespacedSecret({ name: 'owner-exporter', namespace: 'default' })))
           .code,
       ).toBe(404);
-    });
+    }, BACKGROUND_MS);
   });
 
   it('an orphaning delete leaves the dependents', async () => {
@@ -117,16 +120,19 @@ describe('lifecycle › garbage collection', () => {
       name: 'orphaner',
       propagationPolicy: 'Orphan',
     });
-    await eventually(async () =>
-      expect(
-        (
-          await rejection(
-            api.custom.getNamespacedCustomObject({ ...exporters, namespace: 'default', name: 'orphaner' }),
-          )
-        ).code,
-      ).toBe(404),
+    await eventually(
+      async () =>
+        expect(
+          (
+            await rejection(
+              api.custom.getNamespacedCustomObject({ ...exporters, namespace: 'default', name: 'orphaner' }),
+            )
+          ).code,
+        ).toBe(404),
+      BACKGROUND_MS,
     );
     const orphan = await api.core.readNamespacedConfigMap({ name: 'orphan', namespace: 'default' });
     expect(orphan.metadata?.name).toBe('orphan');
+    expect(orphan.metadata?.ownerReferences).toBeUndefined();
   });
 });

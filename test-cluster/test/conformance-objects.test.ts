@@ -13,17 +13,25 @@ import {
   type V1ConfigMap,
 } from '@kubernetes/client-node';
 import { API_VERSION, CATEGORY, GROUP, Kinds, ShortNames, VERSION } from 'virtual-exporters/internal';
-import { startTestCluster, type TestCluster } from '../src';
-import { clientsFor, exporterSet, exporterSets, rejection, type Clients } from './conformance-support';
+import {
+  clientsFor,
+  exporterSet,
+  exporterSets,
+  rejection,
+  START_TIMEOUT_MS,
+  startConformanceCluster,
+  type Clients,
+  type ConformanceCluster,
+} from './conformance-support';
 
-let cluster: TestCluster;
+let cluster: ConformanceCluster;
 let api: Clients;
 
 beforeAll(async () => {
-  cluster = await startTestCluster({ namespaces: ['default', 'other'] });
+  cluster = await startConformanceCluster(['default', 'other']);
   api = clientsFor(cluster.kubeConfig);
-});
-afterAll(() => cluster.stop());
+}, START_TIMEOUT_MS);
+afterAll(() => cluster?.stop());
 
 const configMap = (name: string, labels: Record<string, string> = {}, data: Record<string, string> = {}) => ({
   metadata: { name, labels },
@@ -256,7 +264,9 @@ describe('objects › concurrency and patches', () => {
         ],
       }),
     );
-    expect(failed.code).toBeGreaterThanOrEqual(400);
+    expect(failed.code).toBe(422);
+    expect(failed.status.reason).toBe('Invalid');
+    expect(failed.status.message).toMatch(/^the server rejected our request due to an error in our request/);
     expect(
       (await api.core.readNamespacedConfigMap({ name: 'jsonpatch', namespace: 'default' })).data,
     ).toEqual({

@@ -6,17 +6,24 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { startTestCluster, type TestCluster } from '../src';
-import { clientsFor, exporterSet, exporterSets, type Clients } from './conformance-support';
+import {
+  clientsFor,
+  exporterSet,
+  exporterSets,
+  START_TIMEOUT_MS,
+  startConformanceCluster,
+  type Clients,
+  type ConformanceCluster,
+} from './conformance-support';
 
-let cluster: TestCluster;
+let cluster: ConformanceCluster;
 let api: Clients;
 
 beforeAll(async () => {
-  cluster = await startTestCluster();
+  cluster = await startConformanceCluster();
   api = clientsFor(cluster.kubeConfig);
-});
-afterAll(() => cluster.stop());
+}, START_TIMEOUT_MS);
+afterAll(() => cluster?.stop());
 
 const at = (name: string) => ({ ...exporterSets, namespace: 'default', name });
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);

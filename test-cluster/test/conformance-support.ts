@@ -1,7 +1,14 @@
 /**
- * Shared helpers of the test-cluster conformance suites: typed clients for a cluster, a valid
- * ExporterSet, polling for eventually-true facts, and reading the `Status` of a failed call.
+ * Shared helpers of the test-cluster conformance suites: the cluster of the selected backend, typed
+ * clients for it, a valid ExporterSet, polling for eventually-true facts, and reading the `Status` of
+ * a failed call.
+ *
+ * The conformance files run on both backends: `npm test` on the test cluster, `npm run test:kube`
+ * (VIRTUAL_EXPORTERS_BACKEND=kube) on the real kube-apiserver, which is the judge of what is right.
  */
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { it } from '@jest/globals';
 import {
   ApiException,
   CoreV1Api,
@@ -10,6 +17,92 @@ import {
   type KubeConfig,
 } from '@kubernetes/client-node';
 import { API_VERSION, GROUP, JUMPSTARTER_GROUP, Kinds, Plurals, VERSION } from 'virtual-exporters/internal';
+import {
+  selectedBackend,
+  startKubeCluster,
+  startTestCluster,
+  type KubeCluster,
+  type TestCluster,
+  type TestClusterOptions,
+} from '../src';
+
+/** The backend of this run (VIRTUAL_EXPORTERS_BACKEND). */
+export const backend = selectedBackend();
+
+/**
+ * `it` for a behaviour that only the test cluster's own machinery can bring about or observe (fault
+ * injection, request counters, the store, `watchWindow`, `watchTimeoutSeconds`, clock control): it
+ * runs on the test backend and is skipped on kube. Every use says why in a comment.
+ */
+export const testClusterOnly: typeof it.skip = backend === 'test' ? it : it.skip;
+
+/** Either cluster; `backend` tells them apart. */
+export type ConformanceCluster = TestCluster | KubeCluster;
+
+/** How long a start of the real cluster may take (beforeAll's timeout). */
+export const START_TIMEOUT_MS = 180_000;
+
+/**
+ * How long `eventually` waits for what a controller does in the background (garbage collection):
+ * kube-controller-manager needs seconds (its garbage collector learns new kinds through discovery),
+ * the test cluster milliseconds.
+ */
+export const BACKGROUND_MS = backend === 'kube' ? 60_000 : 3000;
+
+/**
+ * Starts the cluster of the selected backend with `namespaces` (default `['default']`). `testOptions`
+ * tune the test cluster only (the real server has no such knobs); tests that depend on them are
+ * `testClusterOnly`.
+ */
+export async function startConformanceCluster(
+  namespaces: readonly string[] = ['default'],
+  testOptions: Omit<TestClusterOptions, 'namespaces'> = {},
+): Promise<ConformanceCluster> {
+  return backend === 'kube'
+    ? startKubeCluster({ namespaces })
+    : startTestCluster({ ...testOptions, namespaces });
+}
+
+/** The cluster as a test cluster, for `testClusterOnly` cases; throws on kube. */
+export function asTestCluster(cluster: ConformanceCluster): TestCluster {
+  if (cluster.backend !== 'test') throw new Error('this case runs only on the test cluster');
+  return cluster;
+}
+
+/**
+ * A raw GET of `path` as the kubeconfig's user (token or client certificate, http or https): for
+ * requests client-node's typed clients cannot make (a malformed query parameter).
+ */
+export async function rawGet(kc: KubeConfig, path: string): Promise<{ status: number; body: any }> {
+  const server = new URL(kc.getCurrentCluster()!.server);
+  const options: RequestOptions = {
+    method: 'GET',
+    hostname: server.hostname,
+    port: server.port,
+    path,
+    headers: { Accept: 'application/json' },
+  };
+  await kc.applyToHTTPSOptions(options);
+  const send = server.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(options, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => {
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: keep the text
+        }
+        resolve({ status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 export interface Clients {
   core: CoreV1Api;
