@@ -2,17 +2,24 @@
  * Paginated lists (`limit` / `continue`) with kube-apiserver's semantics: every page of one list is
  * read from the same snapshot — the store as it was at the first page's resourceVersion — so a client
  * that pages through a collection sees each object once, in one consistent state, whatever is written
- * meanwhile. The continue token is opaque to clients: it carries the snapshot's resourceVersion and the
- * last key served. A token whose snapshot is older than the store's event window cannot be rebuilt and
- * is 410 Expired, as etcd's compaction makes it on a real cluster; the client starts a new list.
+ * meanwhile. A list is in etcd's key order (`<namespace>/<name>` compared as bytes, so namespace
+ * `lab-2` comes before `lab`). The continue token is kube-apiserver's: base64url of
+ * `{"v":"meta.k8s.io/v1","rv":<snapshot>,"start":"<key after the last item>"}`, the key relative to
+ * the list (`/<name>` in one namespace, `/<namespace>/<name>` across namespaces), so a token of one
+ * namespace's list continues after the same name in another namespace, as it does there. A token
+ * whose snapshot is older than the store's event window cannot be rebuilt and is 410 Expired, as
+ * etcd's compaction makes it on a real cluster; the client starts a new list.
  */
+import { posix } from 'node:path';
 import { badRequest } from './api-errors';
 import { ApiError, type KubeObject } from './types';
 
-/** Where the next page starts: after `key` ([namespace, name]) in the snapshot at `rv`. */
+/** Where the next page starts: at relative key `start` (inclusive) in the snapshot at `rv`. */
 export interface ContinueToken {
+  /** The snapshot; negative: the latest (an inconsistent continuation, as kube-apiserver allows). */
   readonly rv: number;
-  readonly key: readonly [string, string];
+  /** Relative to the list, with a leading `/`; the last key served plus a NUL, so the page starts after it. */
+  readonly start: string;
 }
 
 /** A page cut from a sorted list. */
@@ -24,50 +31,59 @@ export interface ListPage {
   readonly remainingItemCount?: number;
 }
 
-/** The sort key of a list: namespace, then name (kube-apiserver lists in etcd key order). */
-export const listKey = (o: KubeObject): [string, string] => [
-  o.metadata.namespace ?? '',
-  o.metadata.name ?? '',
-];
+const TOKEN_VERSION = 'meta.k8s.io/v1';
 
-export function compareKeys(a: readonly [string, string], b: readonly [string, string]): number {
-  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
-}
+/** The key etcd orders a list by: `<namespace>/<name>`, or `<name>` for a cluster-scoped object. */
+export const storageKey = (o: KubeObject): string =>
+  o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name ?? ''}` : (o.metadata.name ?? '');
+
+/** Byte order of two keys (names and namespaces are ASCII, where UTF-16 order is byte order). */
+export const compareStorageKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The key of `o` relative to its list: `/<namespace>/<name>` across namespaces, `/<name>` otherwise. */
+export const relativeKey = (o: KubeObject, acrossNamespaces: boolean): string =>
+  acrossNamespaces ? `/${o.metadata.namespace ?? ''}/${o.metadata.name ?? ''}` : `/${o.metadata.name ?? ''}`;
 
 export function encodeContinue(token: ContinueToken): string {
-  return Buffer.from(JSON.stringify({ v: 1, rv: token.rv, key: token.key })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: TOKEN_VERSION, rv: token.rv, start: token.start })).toString(
+    'base64url',
+  );
 }
 
-const invalidToken = (why: string) =>
-  badRequest(`continue key is not valid: ${why}; start the list again without the continue parameter`);
+/** kube-apiserver's words for a token it cannot use: 400 `invalid continue token: continue key is not valid...`. */
+const invalidToken = (why?: string) =>
+  badRequest(`invalid continue token: continue key is not valid${why === undefined ? '' : `: ${why}`}`);
 
-/**
- * The token a client sent back; 400 when it is not one of ours or belongs to another namespace's list
- * (`namespace`: the list's namespace, undefined for all namespaces or a cluster-scoped kind).
- */
-export function decodeContinue(value: string, namespace: string | undefined): ContinueToken {
+/** Go's `path.Clean` of a rooted path: `/a/../b` → `/b`, no trailing slash. */
+function cleanPath(path: string): string {
+  const normal = posix.normalize(path);
+  return normal.length > 1 && normal.endsWith('/') ? normal.slice(0, -1) : normal;
+}
+
+/** The token a client sent back; 400 with kube-apiserver's message when it is not one. */
+export function decodeContinue(value: string): ContinueToken {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    throw invalidToken('not a token this server issued');
+  } catch (error) {
+    throw invalidToken((error as Error).message);
   }
-  const { v, rv, key } = (parsed ?? {}) as { v?: unknown; rv?: unknown; key?: unknown };
-  if (
-    v !== 1 ||
-    typeof rv !== 'number' ||
-    !Number.isSafeInteger(rv) ||
-    rv < 1 ||
-    !Array.isArray(key) ||
-    key.length !== 2 ||
-    !key.every((part) => typeof part === 'string')
-  ) {
-    throw invalidToken('not a token this server issued');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw invalidToken('not a JSON object');
   }
-  if (namespace !== undefined && key[0] !== namespace) {
-    throw invalidToken(`it continues a list of namespace "${String(key[0])}", not "${namespace}"`);
+  const { v, rv, start } = parsed as { v?: unknown; rv?: unknown; start?: unknown };
+  if (v !== TOKEN_VERSION) {
+    throw invalidToken(`server does not recognize this encoded version ${String(v ?? '')}`);
   }
-  return { rv, key: [key[0] as string, key[1] as string] };
+  if (rv !== undefined && (typeof rv !== 'number' || !Number.isSafeInteger(rv))) {
+    throw invalidToken('rv is not a whole number');
+  }
+  if (start !== undefined && typeof start !== 'string') throw invalidToken('start is not a string');
+  if (!rv) throw invalidToken(`incorrect encoded start resourceVersion (version ${TOKEN_VERSION})`);
+  if (!start) throw invalidToken(`encoded start key empty (version ${TOKEN_VERSION})`);
+  const key = start.startsWith('/') ? start : `/${start}`;
+  if (cleanPath(key) !== key) throw invalidToken(start);
+  return { rv, start: key };
 }
 
 /** 410 for a token whose snapshot the store no longer has (its events left the window). */
@@ -79,21 +95,34 @@ export function expiredToken(): ApiError {
   );
 }
 
+/** 504 for a token from the future, as kube-apiserver answers after waiting for that resourceVersion. */
+export function tooLargeResourceVersion(asked: number, current: number): ApiError {
+  return new ApiError(504, 'Timeout', `Timeout: Too large resource version: ${asked}, current: ${current}`, {
+    causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+    retryAfterSeconds: 1,
+  });
+}
+
 /**
- * The page of `sorted` (sorted by `listKey`, already after the token's key) holding at most `limit`
- * items (all when `limit` is undefined); the token of the next page names snapshot `rv`.
+ * The page of `sorted` (in storage-key order, already after the token's key) holding at most `limit`
+ * items (all when `limit` is undefined); the token of the next page names snapshot `rv` and starts
+ * after the last item's key relative to the list.
  */
 export function cutPage(
   sorted: readonly KubeObject[],
   limit: number | undefined,
   rv: number,
   countRemaining: boolean,
+  acrossNamespaces: boolean,
 ): ListPage {
   if (limit === undefined || sorted.length <= limit) return { items: [...sorted] };
   const items = sorted.slice(0, limit);
   return {
     items,
-    continue: encodeContinue({ rv, key: listKey(items[items.length - 1]) }),
+    continue: encodeContinue({
+      rv,
+      start: `${relativeKey(items[items.length - 1], acrossNamespaces)}\u0000`,
+    }),
     ...(countRemaining ? { remainingItemCount: sorted.length - limit } : {}),
   };
 }

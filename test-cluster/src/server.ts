@@ -450,11 +450,18 @@ function selectors(query: URLSearchParams): { labelSelector?: string; fieldSelec
   };
 }
 
-/** A list's `limit` (a whole number; 0 or absent: no limit) and `continue` token. */
+/**
+ * A list's `limit` (a 64-bit integer; 0, negative or absent: no limit) and `continue` token. A limit
+ * that is not one is 400 with the words of Go's strconv.ParseInt, as kube-apiserver answers.
+ */
 function paging(query: URLSearchParams): { limit?: number; continue?: string } {
   const limit = query.get('limit');
-  if (limit !== null && limit !== '' && !/^-?\d+$/.test(limit)) {
-    throw new ApiError(400, 'BadRequest', `limit must be a whole number of items, got "${limit}"`);
+  if (limit !== null && limit !== '') {
+    const parseError = (why: string) =>
+      new ApiError(400, 'BadRequest', `strconv.ParseInt: parsing ${JSON.stringify(limit)}: ${why}`);
+    if (!/^[+-]?\d+$/.test(limit)) throw parseError('invalid syntax');
+    const value = BigInt(limit);
+    if (value > 2n ** 63n - 1n || value < -(2n ** 63n)) throw parseError('value out of range');
   }
   return {
     ...(limit ? { limit: Number(limit) } : {}),

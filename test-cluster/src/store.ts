@@ -43,7 +43,15 @@ import { realClock } from './clock';
 import { FOREGROUND_FINALIZER, GarbageCollector, ORPHAN_FINALIZER, type GcHost, type StoredRef } from './gc';
 import { cloneJson, isJsonMap, jsonEqual, stringifyJson } from './json-values';
 import { MAX_OBJECT_BYTES } from './limits';
-import { compareKeys, cutPage, decodeContinue, expiredToken, listKey } from './list-pages';
+import {
+  compareStorageKeys,
+  cutPage,
+  decodeContinue,
+  expiredToken,
+  relativeKey,
+  storageKey,
+  tooLargeResourceVersion,
+} from './list-pages';
 import { metadataCauses, OMIT_EMPTY, SERVER_FIELDS } from './object-meta';
 import { applyPatch } from './patch';
 import { scaleOf, writePath } from './scale';
@@ -143,7 +151,9 @@ interface Watcher {
 
 // ---- the store ----
 
-const byNamespaceAndName = (a: KubeObject, b: KubeObject): number => compareKeys(listKey(a), listKey(b));
+/** etcd's order: by `<namespace>/<name>` as bytes (list-pages.ts). */
+const byStorageKey = (a: KubeObject, b: KubeObject): number =>
+  compareStorageKeys(storageKey(a), storageKey(b));
 
 /** Creates an empty store (plus the `namespaces` given) over `registry`. */
 export function createStore(options: StoreOptions): MemoryStore {
@@ -702,16 +712,22 @@ export function createStore(options: StoreOptions): MemoryStore {
       const filter = objectFilter(options);
       const c = collection(rt);
       const ns = rt.namespaced ? namespace : undefined;
-      const token = options.continue ? decodeContinue(options.continue, ns) : undefined;
-      if (token && (token.rv < compactedRv || token.rv > rv)) throw expiredToken();
-      const snapshotRv = token?.rv ?? rv;
-      const source = token ? objectsAsOf(c, ns, token.rv) : objectsIn(c, ns);
+      const acrossNamespaces = rt.namespaced && ns === undefined;
+      const token = options.continue ? decodeContinue(options.continue) : undefined;
+      if (token && token.rv > rv) throw tooLargeResourceVersion(token.rv, rv);
+      // A negative snapshot continues from the latest state (kube-apiserver's inconsistent continue).
+      const snapshotRv = token && token.rv > 0 ? token.rv : rv;
+      if (snapshotRv < compactedRv) throw expiredToken();
+      const source = snapshotRv < rv ? objectsAsOf(c, ns, snapshotRv) : objectsIn(c, ns);
       const sorted = [...source]
-        .filter((o) => filter(o) && (!token || compareKeys(listKey(o), token.key) > 0))
-        .sort(byNamespaceAndName);
+        .filter(
+          (o) =>
+            filter(o) && (!token || compareStorageKeys(relativeKey(o, acrossNamespaces), token.start) >= 0),
+        )
+        .sort(byStorageKey);
       const limit = options.limit !== undefined && options.limit > 0 ? options.limit : undefined;
       const selected = options.labelSelector !== undefined || options.fieldSelector !== undefined;
-      const page = cutPage(sorted, limit, snapshotRv, !selected);
+      const page = cutPage(sorted, limit, snapshotRv, !selected, acrossNamespaces);
       return {
         ...page,
         items: page.items.map((o) => output(rt, o)),
@@ -798,7 +814,7 @@ export function createStore(options: StoreOptions): MemoryStore {
         stopped: false,
       };
       if (from === undefined || from === '' || from === '0') {
-        const current = [...c.objects.values()].filter((o) => matches(w, o)).sort(byNamespaceAndName);
+        const current = [...c.objects.values()].filter((o) => matches(w, o)).sort(byStorageKey);
         initial = current.map((o) => () => send(w, { type: 'ADDED', object: output(rt, o) }));
       } else {
         if (!/^\d+$/.test(from))
