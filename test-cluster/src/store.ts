@@ -9,7 +9,8 @@
  *   5-character suffix; the server sets uid, creationTimestamp (whole seconds), resourceVersion (one
  *   global counter) and generation 1, and drops status when the kind has a status subresource;
  *   invalid names, labels, annotations and admission findings are 422 Invalid with causes.
- * - update and patch: a stale `metadata.resourceVersion` is 409 Conflict (absent: last write wins);
+ * - update and patch: a stale `metadata.resourceVersion` is 409 Conflict (absent: last write wins for
+ *   built-in kinds, 422 for custom resources, as in kube-apiserver);
  *   the main resource ignores status when the kind has a status subresource and /status changes only
  *   status; uid, name, namespace, creationTimestamp and deletionTimestamp stay the server's;
  *   generation grows only when something outside metadata (and status, with a status subresource)
@@ -494,6 +495,12 @@ export function createStore(options: StoreOptions): MemoryStore {
   ): KubeObject {
     const name = existing.metadata.name ?? '';
     const given = object.metadata.resourceVersion;
+    if (rt.updateNeedsResourceVersion && (given === undefined || given === '')) {
+      // kube-apiserver words it with the resource for the kind.
+      throw invalid(rt.plural, rt.group, name, [
+        invalidCause('metadata.resourceVersion', 0, 'must be specified for an update'),
+      ]);
+    }
     if (given !== undefined && given !== '' && given !== existing.metadata.resourceVersion)
       throw conflict(rt, name, STALE);
     if (object.metadata.uid && object.metadata.uid !== existing.metadata.uid) {

@@ -66,6 +66,12 @@ export interface ResourceType {
   categories?: string[];
   /** Present when the resource has a /status subresource (status is then isolated from the main resource). */
   statusSubresource: boolean;
+  /**
+   * Updates (PUT, and patches that drop it) must carry `metadata.resourceVersion`, else 422: custom
+   * resources, whose strategy in kube-apiserver allows no unconditional update. Built-in kinds take an
+   * update without one (the last write wins).
+   */
+  updateNeedsResourceVersion?: boolean;
   /** Present when the resource has a /scale subresource. */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Only custom resources have admission (our CRDs); built-in kinds are stored as given. */

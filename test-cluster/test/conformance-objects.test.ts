@@ -227,6 +227,59 @@ describe('objects › concurrency and patches', () => {
     });
   });
 
+  it('an update without a resourceVersion: last write wins for a core kind, 422 for a custom resource', async () => {
+    const cm = await api.core.createNamespacedConfigMap({ namespace: 'default', body: configMap('blind') });
+    const { resourceVersion: _cmRv, ...cmMeta } = cm.metadata!;
+    const blind = await api.core.replaceNamespacedConfigMap({
+      name: 'blind',
+      namespace: 'default',
+      body: { ...cm, metadata: cmMeta, data: { v: '1' } },
+    });
+    expect(blind.data).toEqual({ v: '1' });
+
+    const at = { ...exporterSets, namespace: 'default', name: 'blind-set' };
+    const set = await api.custom.createNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      body: exporterSet('blind-set'),
+    });
+    const { resourceVersion: _setRv, ...setMeta } = set.metadata;
+    const expected = {
+      code: 422,
+      reason: 'Invalid',
+      message: `${exporterSets.plural}.${exporterSets.group} "blind-set" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`,
+      details: {
+        name: 'blind-set',
+        group: exporterSets.group,
+        kind: exporterSets.plural,
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: 0: must be specified for an update',
+            field: 'metadata.resourceVersion',
+          },
+        ],
+      },
+    };
+    const spec = { ...set.spec, minReplicas: 1 };
+    const replaced = await rejection(
+      api.custom.replaceNamespacedCustomObject({ ...at, body: { ...set, metadata: setMeta, spec } }),
+    );
+    expect(replaced.status).toMatchObject(expected);
+    const status = await rejection(
+      api.custom.replaceNamespacedCustomObjectStatus({ ...at, body: { ...set, metadata: setMeta } }),
+    );
+    expect(status.status).toMatchObject(expected);
+    const patched = await rejection(
+      api.custom.patchNamespacedCustomObject(
+        { ...at, body: { metadata: { resourceVersion: null }, spec: { minReplicas: 1 } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      ),
+    );
+    expect(patched.status).toMatchObject(expected);
+    expect((await api.custom.getNamespacedCustomObject(at)).spec.minReplicas).toBe(0);
+  });
+
   it('a merge patch sets and removes the keys it names and keeps the rest', async () => {
     await api.core.createNamespacedConfigMap({
       namespace: 'default',
