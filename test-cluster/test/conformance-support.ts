@@ -22,6 +22,7 @@ import {
   startKubeCluster,
   startTestCluster,
   type KubeCluster,
+  type KubeClusterOptions,
   type TestCluster,
   type TestClusterOptions,
 } from '../src';
@@ -51,15 +52,17 @@ export const BACKGROUND_MS = backend === 'kube' ? 60_000 : 3000;
 
 /**
  * Starts the cluster of the selected backend with `namespaces` (default `['default']`). `testOptions`
- * tune the test cluster only (the real server has no such knobs); tests that depend on them are
- * `testClusterOnly`.
+ * tune the test cluster only, `kubeOptions` the real one (kube-apiserver flags where it has the same
+ * knob, e.g. `--min-request-timeout` for `watchTimeoutSeconds`); tests that depend on a knob only
+ * the test cluster has are `testClusterOnly`.
  */
 export async function startConformanceCluster(
   namespaces: readonly string[] = ['default'],
   testOptions: Omit<TestClusterOptions, 'namespaces'> = {},
+  kubeOptions: Pick<KubeClusterOptions, 'apiServerFlags'> = {},
 ): Promise<ConformanceCluster> {
   return backend === 'kube'
-    ? startKubeCluster({ namespaces })
+    ? startKubeCluster({ ...kubeOptions, namespaces })
     : startTestCluster({ ...testOptions, namespaces });
 }
 

@@ -37,6 +37,13 @@ export interface KubeClusterOptions {
    * @default true
    */
   readonly controllerManager?: boolean;
+  /**
+   * More kube-apiserver flags, after the cluster's own (a repeated flag: the last one wins), e.g.
+   * `--min-request-timeout=1` for watches that end within seconds, `--etcd-compaction-interval=1s`
+   * for continue tokens and resourceVersions that expire within seconds.
+   * @default []
+   */
+  readonly apiServerFlags?: readonly string[];
   /** The folder of the binaries. @default kubeBinDir() */
   readonly binDir?: string;
   /** How long start may take before it fails with the component's log (ms). @default 90000 */
@@ -119,7 +126,7 @@ export async function startKubeCluster(options: KubeClusterOptions = {}): Promis
     const apiServer = startProcess(
       'kube-apiserver',
       binaries.paths['kube-apiserver'],
-      apiServerArgs(dataDir, ports, files),
+      [...apiServerArgs(dataDir, ports, files), ...(options.apiServerFlags ?? [])],
       dataDir,
     );
     processes.push(apiServer);
