@@ -86,12 +86,18 @@ export function decodeContinue(value: string): ContinueToken {
   return { rv, start: key };
 }
 
-/** 410 for a token whose snapshot the store no longer has (its events left the window). */
-export function expiredToken(): ApiError {
+/**
+ * 410 for a token whose snapshot the store no longer has (its events left the window), in
+ * kube-apiserver's words, with its token for the rest of the list in the latest state (rv -1, the
+ * same start key, written without the leading slash as kube-apiserver writes it there).
+ */
+export function expiredToken(token: ContinueToken): ApiError {
   return new ApiError(
     410,
     'Expired',
-    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+    'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+    undefined,
+    { continue: encodeContinue({ rv: -1, start: token.start.slice(1) }) },
   );
 }
 

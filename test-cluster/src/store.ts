@@ -724,7 +724,7 @@ export function createStore(options: StoreOptions): MemoryStore {
       if (token && token.rv > rv) throw tooLargeResourceVersion(token.rv, rv);
       // A negative snapshot continues from the latest state (kube-apiserver's inconsistent continue).
       const snapshotRv = token && token.rv > 0 ? token.rv : rv;
-      if (snapshotRv < compactedRv) throw expiredToken();
+      if (token && snapshotRv < compactedRv) throw expiredToken(token);
       const source = snapshotRv < rv ? objectsAsOf(c, ns, snapshotRv) : objectsIn(c, ns);
       const sorted = [...source]
         .filter(

@@ -126,6 +126,8 @@ export class ApiError extends Error {
       causes?: { field?: string; message: string; reason?: string }[];
       retryAfterSeconds?: number;
     },
+    /** The `Status`'s list metadata: the continue token of a 410 on an expired one. */
+    readonly listMeta?: { continue?: string },
   ) {
     super(message);
     this.name = 'ApiError';
@@ -136,7 +138,7 @@ export class ApiError extends Error {
     return {
       kind: 'Status',
       apiVersion: 'v1',
-      metadata: {},
+      metadata: this.listMeta ?? {},
       status: 'Failure',
       message: this.message,
       reason: this.reason,
