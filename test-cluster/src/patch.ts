@@ -4,9 +4,15 @@
  * whole; its `$patch`-style directives are rejected rather than stored as fields).
  *
  * Errors follow the API server: a patch that cannot be decoded is 400 BadRequest; a JSON patch that
- * decodes but cannot be applied — a failed `test`, a missing path — is 422 Invalid, as the API server
- * answers (with a message that says which operation failed, where the API server says only "the
- * server rejected our request due to an error in our request").
+ * decodes but cannot be applied — a failed `test`, a missing path, an unknown op — is 422 Invalid, as
+ * the API server answers (with a message that says which operation failed, where the API server says
+ * only "the server rejected our request due to an error in our request").
+ *
+ * JSON patches apply as kube-apiserver applies them (evanphx/json-patch v4, measured on the real
+ * server), where that library is laxer than RFC 6902: `replace` of a missing member of an object adds
+ * it, `test` of a missing member passes for `null`, `copy` from a missing member copies `null`, an
+ * operation without `value` carries `null`, and a path without its leading `/` loses its first
+ * segment (`data/c` is `/c`; `spec` is refused).
  */
 import { cloneJson, isJsonMap, jsonEqual, type JsonMap } from './json-values';
 import { ApiError, type PatchType } from './types';
@@ -45,33 +51,44 @@ type Operation =
 
 const OPS = ['add', 'remove', 'replace', 'move', 'copy', 'test'];
 
-/** Checks the shape of a JSON patch document (400 when it is not one). */
+/**
+ * Checks the shape of a JSON patch document: 400 when it is not a list of objects; an operation the
+ * API server cannot apply (unknown op, no path, no `from`) is 422 there, as it is on kube-apiserver.
+ * A missing `value` is `null`.
+ */
 function decodeJsonPatch(patch: unknown): Operation[] {
   if (!Array.isArray(patch)) throw badRequest('a JSON patch must be a list of operations');
   return patch.map((raw, i) => {
     if (!isJsonMap(raw)) throw badRequest(`JSON patch operation ${i} must be an object`);
     const { op, path, from } = raw;
     if (typeof op !== 'string' || !OPS.includes(op)) {
-      throw badRequest(`JSON patch operation ${i}: unknown op ${JSON.stringify(op)} (use ${OPS.join(', ')})`);
+      throw unprocessable(
+        `JSON patch operation ${i}: unknown op ${JSON.stringify(op)} (use ${OPS.join(', ')})`,
+      );
     }
-    if (typeof path !== 'string') throw badRequest(`JSON patch operation ${i} (${op}) needs a "path" string`);
+    if (typeof path !== 'string') {
+      throw unprocessable(`JSON patch operation ${i} (${op}) needs a "path" string`);
+    }
     if ((op === 'move' || op === 'copy') && typeof from !== 'string') {
-      throw badRequest(`JSON patch operation ${i} (${op}) needs a "from" string`);
+      throw unprocessable(`JSON patch operation ${i} (${op}) needs a "from" string`);
     }
     if ((op === 'add' || op === 'replace' || op === 'test') && !('value' in raw)) {
-      throw badRequest(`JSON patch operation ${i} (${op}) needs a "value"`);
+      return { ...raw, value: null } as unknown as Operation;
     }
     return raw as unknown as Operation;
   });
 }
 
-/** The reference tokens of a JSON pointer (RFC 6901). */
+/**
+ * The reference tokens of a JSON pointer (RFC 6901). Like kube-apiserver, a pointer without its
+ * leading `/` loses its first segment (`data/c` is `/c`), and one without any `/` is refused.
+ */
 function tokens(pointer: string): string[] {
   if (pointer === '') return [];
-  if (!pointer.startsWith('/')) throw unprocessable(`JSON pointer "${pointer}" must start with "/"`);
+  if (!pointer.includes('/')) throw unprocessable(`JSON pointer "${pointer}" must start with "/"`);
   return pointer
-    .slice(1)
     .split('/')
+    .slice(1)
     .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
@@ -98,10 +115,20 @@ function locate(doc: unknown, pointer: string): { parent: unknown; key: string }
 }
 
 function get(doc: unknown, pointer: string): unknown {
+  const found = lookup(doc, pointer);
+  if (found === undefined) throw unprocessable(`path "${pointer}" does not exist`);
+  return found;
+}
+
+/**
+ * The value at `pointer`, or undefined when the last token names a missing member of an object that
+ * exists (where kube-apiserver's JSON patch sees `null`); a missing parent or index still fails.
+ */
+function lookup(doc: unknown, pointer: string): unknown {
   if (pointer === '') return doc;
   const { parent, key } = locate(doc, pointer);
   if (Array.isArray(parent)) return parent[arrayIndex(key, parent.length, false, pointer)];
-  if (isJsonMap(parent) && Object.prototype.hasOwnProperty.call(parent, key)) return parent[key];
+  if (isJsonMap(parent)) return Object.prototype.hasOwnProperty.call(parent, key) ? parent[key] : undefined;
   throw unprocessable(`path "${pointer}" does not exist`);
 }
 
@@ -138,9 +165,13 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
         doc = remove(doc, path);
         break;
       case 'replace':
-        get(doc, path);
-        doc =
-          path === '' ? cloneJson(operation.value) : add(remove(doc, path), path, cloneJson(operation.value));
+        // A missing member of an object is added, as kube-apiserver does.
+        if (lookup(doc, path) === undefined) doc = add(doc, path, cloneJson(operation.value));
+        else
+          doc =
+            path === ''
+              ? cloneJson(operation.value)
+              : add(remove(doc, path), path, cloneJson(operation.value));
         break;
       case 'move': {
         if (path !== operation.from && path.startsWith(`${operation.from}/`)) {
@@ -151,10 +182,11 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
         break;
       }
       case 'copy':
-        doc = add(doc, path, cloneJson(get(doc, operation.from)));
+        // From a missing member of an object: null, as kube-apiserver copies it.
+        doc = add(doc, path, cloneJson(lookup(doc, operation.from) ?? null));
         break;
       case 'test':
-        if (!jsonEqual(get(doc, path), operation.value)) {
+        if (!jsonEqual(lookup(doc, path) ?? null, operation.value)) {
           throw unprocessable(
             `test operation failed: the value at "${path}" is not ${JSON.stringify(operation.value)}`,
           );

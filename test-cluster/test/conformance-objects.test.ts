@@ -327,6 +327,31 @@ describe('objects › concurrency and patches', () => {
       b: '3',
     });
   });
+
+  it('a JSON patch applies as kube-apiserver applies it: replace adds a missing member, test of a missing member passes for null', async () => {
+    const at = { name: 'lax', namespace: 'default' };
+    await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: configMap('lax', {}, { a: '1' }),
+    });
+    const patched = await api.core.patchNamespacedConfigMap({
+      ...at,
+      body: [
+        { op: 'replace', path: '/data/added', value: 'by replace' },
+        { op: 'test', path: '/data/missing', value: null },
+      ],
+    });
+    expect(patched.data).toEqual({ a: '1', added: 'by replace' });
+    for (const operation of [
+      { op: 'test', path: '/data/missing', value: 'x' },
+      { op: 'replace', path: '/nothing/here', value: 'x' },
+      { op: 'jump', path: '/data/a' },
+      { op: 'copy', path: '/data/b' },
+    ]) {
+      const refused = await rejection(api.core.patchNamespacedConfigMap({ ...at, body: [operation] }));
+      expect([operation, refused.code, refused.status.reason]).toEqual([operation, 422, 'Invalid']);
+    }
+  });
 });
 
 describe('objects › discovery', () => {
