@@ -32,6 +32,24 @@ export function conflict(rt: ResourceType, name: string, why: string): ApiError 
   );
 }
 
+/**
+ * 409 naming the kind rather than the resource (`ConfigMap "c"`, `ExporterSet.<group> "s"`), as
+ * kube-apiserver words a delete's failed precondition.
+ */
+export function kindConflict(rt: ResourceType, name: string, why: string): ApiError {
+  return new ApiError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${rt.group ? `${rt.kind}.${rt.group}` : rt.kind} "${name}": ${why}`,
+    { name, ...(rt.group ? { group: rt.group } : {}), kind: rt.kind },
+  );
+}
+
+/** Where etcd keeps an object: `/registry/<plural>/...` for built-in kinds, `/registry/<group>/<plural>/...` for custom ones. */
+export function etcdKey(rt: ResourceType, namespace: string | undefined, name: string): string {
+  return `/registry/${rt.custom ? `${rt.group}/` : ''}${rt.plural}/${namespace ? `${namespace}/` : ''}${name}`;
+}
+
 export const STALE =
   'the object has been modified; please apply your changes to the latest version and try again';
 
@@ -49,7 +67,7 @@ export function invalid(
     'Invalid',
     `${group ? `${kind}.${group}` : kind} "${name}" is invalid: ${summary}`,
     {
-      name,
+      ...(name ? { name } : {}),
       ...(group ? { group } : {}),
       kind,
       causes: causes.map((c) => ({

@@ -36,7 +36,7 @@ export function resourceTypeFromCrd(crd: CustomResourceDefinition, version?: str
     ...(names.shortNames ? { shortNames: [...names.shortNames] } : {}),
     ...(names.categories ? { categories: [...names.categories] } : {}),
     statusSubresource: v.subresources?.status !== undefined,
-    updateNeedsResourceVersion: true,
+    custom: true,
     ...(scale
       ? {
           scale: {

@@ -14,6 +14,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { invalid, invalidCause } from './api-errors';
 import { RequestCounters, type RequestAttributes } from './counters';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, SERVER_VERSION } from './discovery';
 import { FaultInjector } from './faults';
@@ -33,6 +34,7 @@ import { MAX_REQUEST_BODY_BYTES } from './limits';
 import {
   ApiError,
   apiVersionOf,
+  type AdmissionCause,
   type DeleteOptions,
   type KubeObject,
   type ObjectStore,
@@ -503,6 +505,17 @@ function deleteOptions(query: URLSearchParams, body: Buffer): DeleteOptions {
   }
   let policy = query.get('propagationPolicy') ?? parsed.propagationPolicy;
   const orphan = query.get('orphanDependents') ?? parsed.orphanDependents;
+  // kube-apiserver validates DeleteOptions before it looks for the object: 422 even for a missing one.
+  const invalidOptions = (cause: AdmissionCause) => invalid('DeleteOptions', 'meta.k8s.io', '', [cause]);
+  if (policy !== undefined && policy !== null && orphan !== undefined && orphan !== null) {
+    throw invalidOptions(
+      invalidCause(
+        'propagationPolicy',
+        policy,
+        'orphanDependents and deletionPropagation cannot be both set',
+      ),
+    );
+  }
   if (policy === undefined && orphan !== undefined && orphan !== null) {
     policy = orphan === true || orphan === 'true' ? 'Orphan' : 'Background';
   }
@@ -511,11 +524,11 @@ function deleteOptions(query: URLSearchParams, body: Buffer): DeleteOptions {
     policy !== null &&
     !['Background', 'Foreground', 'Orphan'].includes(String(policy))
   ) {
-    throw new ApiError(
-      400,
-      'BadRequest',
-      `propagationPolicy ${String(policy)} is not one of Background, Foreground, Orphan`,
-    );
+    throw invalidOptions({
+      field: 'propagationPolicy',
+      message: `Unsupported value: ${JSON.stringify(policy)}: supported values: "Foreground", "Background", "Orphan", "nil"`,
+      reason: 'FieldValueNotSupported',
+    });
   }
   const preconditions = isObject(parsed.preconditions) ? parsed.preconditions : undefined;
   return {

@@ -32,8 +32,10 @@ import { randomInt, randomUUID } from 'node:crypto';
 import {
   badRequest,
   conflict,
+  etcdKey,
   invalid,
   invalidCause,
+  kindConflict,
   noSuchSubresource,
   notFound,
   qualifiedResource,
@@ -495,7 +497,7 @@ export function createStore(options: StoreOptions): MemoryStore {
   ): KubeObject {
     const name = existing.metadata.name ?? '';
     const given = object.metadata.resourceVersion;
-    if (rt.updateNeedsResourceVersion && (given === undefined || given === '')) {
+    if (rt.custom && (given === undefined || given === '')) {
       // kube-apiserver words it with the resource for the kind.
       throw invalid(rt.plural, rt.group, name, [
         invalidCause('metadata.resourceVersion', 0, 'must be specified for an update'),
@@ -504,10 +506,11 @@ export function createStore(options: StoreOptions): MemoryStore {
     if (given !== undefined && given !== '' && given !== existing.metadata.resourceVersion)
       throw conflict(rt, name, STALE);
     if (object.metadata.uid && object.metadata.uid !== existing.metadata.uid) {
+      // An update's uid is a precondition; kube-apiserver passes on etcd's words.
       throw conflict(
         rt,
         name,
-        `Precondition failed: UID in precondition: ${object.metadata.uid}, UID in object meta: ${existing.metadata.uid}`,
+        `StorageError: invalid object, Code: 4, Key: ${etcdKey(rt, existing.metadata.namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${object.metadata.uid}, UID in object meta: ${existing.metadata.uid}`,
       );
     }
     let next: KubeObject;
@@ -762,6 +765,11 @@ export function createStore(options: StoreOptions): MemoryStore {
         return writeScale(rt, c, key, existing, applyPatch(type, scaleOf(rt, existing), patch));
       const patched = applyPatch(type, existing, patch);
       scope(rt, ns, patched);
+      const uid = isJsonMap(patched) && isJsonMap(patched.metadata) ? patched.metadata.uid : undefined;
+      if (uid !== undefined && uid !== existing.metadata.uid) {
+        // A patch's uid is no precondition: changing it is an invalid update.
+        throw invalid(rt.kind, rt.group, name, [invalidCause('metadata.uid', uid, 'field is immutable')]);
+      }
       return output(rt, write(rt, c, key, existing, prepareInput(rt, patched, name, true), subresource));
     },
 
@@ -770,17 +778,17 @@ export function createStore(options: StoreOptions): MemoryStore {
       const { c, key, existing } = existingOf(rt, ns, name);
       const { uid, resourceVersion } = options.preconditions ?? {};
       if (uid !== undefined && uid !== existing.metadata.uid) {
-        throw conflict(
+        throw kindConflict(
           rt,
           name,
-          `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${existing.metadata.uid}`,
+          `the UID in the precondition (${uid}) does not match the UID in record (${existing.metadata.uid}). The object might have been deleted and then recreated`,
         );
       }
       if (resourceVersion !== undefined && resourceVersion !== existing.metadata.resourceVersion) {
-        throw conflict(
+        throw kindConflict(
           rt,
           name,
-          `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${existing.metadata.resourceVersion}`,
+          `the ResourceVersion in the precondition (${resourceVersion}) does not match the ResourceVersion in record (${existing.metadata.resourceVersion}). The object might have been modified`,
         );
       }
       // An explicit policy sets the collector's finalizers as the API server does; none keeps them.

@@ -67,11 +67,11 @@ export interface ResourceType {
   /** Present when the resource has a /status subresource (status is then isolated from the main resource). */
   statusSubresource: boolean;
   /**
-   * Updates (PUT, and patches that drop it) must carry `metadata.resourceVersion`, else 422: custom
-   * resources, whose strategy in kube-apiserver allows no unconditional update. Built-in kinds take an
-   * update without one (the last write wins).
+   * Served from a CustomResourceDefinition, so kube-apiserver's custom-resource rules apply: an update
+   * (PUT, or a patch that drops it) must carry `metadata.resourceVersion`, else 422 (built-in kinds
+   * take one without: the last write wins); its etcd key is `/registry/<group>/<plural>/...`.
    */
-  updateNeedsResourceVersion?: boolean;
+  custom?: boolean;
   /** Present when the resource has a /scale subresource. */
   scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Only custom resources have admission (our CRDs); built-in kinds are stored as given. */

@@ -136,3 +136,89 @@ describe('lifecycle › garbage collection', () => {
     expect(orphan.metadata?.ownerReferences).toBeUndefined();
   });
 });
+
+describe('lifecycle › delete options', () => {
+  it('refuses a delete whose preconditions fail with 409 naming the kind', async () => {
+    const cm = await api.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: { metadata: { name: 'guarded' } },
+    });
+    const set = await api.custom.createNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      body: exporterSet('guarded'),
+    });
+    const staleRv = await rejection(
+      api.custom.deleteNamespacedCustomObject({
+        ...exporterSets,
+        namespace: 'default',
+        name: 'guarded',
+        body: { preconditions: { resourceVersion: '1' } },
+      }),
+    );
+    expect(staleRv.status).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on ExporterSet.${exporterSets.group} "guarded": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${set.metadata.resourceVersion}). The object might have been modified`,
+      details: { name: 'guarded', group: exporterSets.group, kind: 'ExporterSet' },
+    });
+    const otherUid = await rejection(
+      api.core.deleteNamespacedConfigMap({
+        namespace: 'default',
+        name: 'guarded',
+        body: { preconditions: { uid: 'someone-else' } },
+      }),
+    );
+    expect(otherUid.status).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on ConfigMap "guarded": the UID in the precondition (someone-else) does not match the UID in record (${cm.metadata!.uid}). The object might have been deleted and then recreated`,
+      details: { name: 'guarded', kind: 'ConfigMap' },
+    });
+  });
+
+  it('refuses invalid DeleteOptions with 422 before looking for the object', async () => {
+    const unsupported = await rejection(
+      api.core.deleteNamespacedConfigMap({
+        namespace: 'default',
+        name: 'absent',
+        propagationPolicy: 'Sideways',
+      }),
+    );
+    expect(unsupported.status).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      code: 422,
+      reason: 'Invalid',
+      message:
+        'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+      details: {
+        group: 'meta.k8s.io',
+        kind: 'DeleteOptions',
+        causes: [
+          {
+            reason: 'FieldValueNotSupported',
+            message:
+              'Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"',
+            field: 'propagationPolicy',
+          },
+        ],
+      },
+    });
+    const both = await rejection(
+      api.core.deleteNamespacedConfigMap({
+        namespace: 'default',
+        name: 'absent',
+        body: { orphanDependents: true, propagationPolicy: 'Background' },
+      }),
+    );
+    expect(both.status).toMatchObject({
+      code: 422,
+      reason: 'Invalid',
+      message:
+        'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set',
+    });
+  });
+});

@@ -280,6 +280,33 @@ describe('objects › concurrency and patches', () => {
     expect((await api.custom.getNamespacedCustomObject(at)).spec.minReplicas).toBe(0);
   });
 
+  it("an update's uid is a precondition (409); a patch that changes it is invalid (422)", async () => {
+    const cm = await api.core.createNamespacedConfigMap({ namespace: 'default', body: configMap('uid') });
+    const put = await rejection(
+      api.core.replaceNamespacedConfigMap({
+        name: 'uid',
+        namespace: 'default',
+        body: { ...cm, metadata: { ...cm.metadata, uid: 'someone-else' } },
+      }),
+    );
+    expect(put.status).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on configmaps "uid": StorageError: invalid object, Code: 4, Key: /registry/configmaps/default/uid, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: someone-else, UID in object meta: ${cm.metadata!.uid}`,
+    });
+    const patch = await rejection(
+      api.core.patchNamespacedConfigMap(
+        { name: 'uid', namespace: 'default', body: { metadata: { uid: 'someone-else' } } },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      ),
+    );
+    expect(patch.status).toMatchObject({
+      code: 422,
+      reason: 'Invalid',
+      message: 'ConfigMap "uid" is invalid: metadata.uid: Invalid value: "someone-else": field is immutable',
+    });
+  });
+
   it('a merge patch sets and removes the keys it names and keeps the rest', async () => {
     await api.core.createNamespacedConfigMap({
       namespace: 'default',

@@ -235,8 +235,8 @@ describe('server › malformed and unsupported requests', () => {
       what: 'an unknown propagation policy',
       path: `${configMaps}/x?propagationPolicy=Sideways`,
       method: 'DELETE',
-      code: 400,
-      reason: 'BadRequest',
+      code: 422,
+      reason: 'Invalid',
     },
   ])(
     'answers $what with a $code $reason Status',

@@ -48,7 +48,7 @@ describe('store › delete', () => {
     );
     expect(wrongUid).toMatchObject({ code: 409, reason: 'Conflict' });
     expect(wrongUid.message).toBe(
-      `Operation cannot be fulfilled on configmaps "a": Precondition failed: UID in precondition: other, UID in object meta: ${created.metadata.uid}`,
+      `Operation cannot be fulfilled on ConfigMap "a": the UID in the precondition (other) does not match the UID in record (${created.metadata.uid}). The object might have been deleted and then recreated`,
     );
     const stale = apiError(() =>
       store.delete(configMaps, 'lab', 'a', { preconditions: { resourceVersion: '1' } }),
