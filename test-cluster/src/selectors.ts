@@ -161,10 +161,11 @@ export function parseFieldSelector(text: string | undefined): FieldRequirement[]
     }
     const field = m[1].trim();
     if (!(SUPPORTED_FIELDS as readonly string[]).includes(field)) {
+      // kube-apiserver's words for a kind whose only field selectors are the metadata ones.
       throw new ApiError(
         400,
         'BadRequest',
-        `field label not supported: ${field} (the test cluster supports ${SUPPORTED_FIELDS.join(' and ')})`,
+        `${JSON.stringify(field)} is not a known field selector: only ${SUPPORTED_FIELDS.map((f) => JSON.stringify(f)).join(', ')}`,
       );
     }
     return {

@@ -74,7 +74,7 @@ describe('parseFieldSelector', () => {
 
   it('rejects other fields and malformed requirements with 400', () => {
     expect(apiError(() => parseFieldSelector('status.phase=Running')).message).toMatch(
-      /^field label not supported: status\.phase/,
+      /^"status\.phase" is not a known field selector: only "metadata\.name", "metadata\.namespace"$/,
     );
     expect(apiError(() => parseFieldSelector('metadata.name')).code).toBe(400);
   });
