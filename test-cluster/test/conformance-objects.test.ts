@@ -17,6 +17,8 @@ import {
   clientsFor,
   exporterSet,
   exporterSets,
+  onBackend,
+  rawGet,
   rejection,
   START_TIMEOUT_MS,
   startConformanceCluster,
@@ -163,6 +165,17 @@ describe('objects › list', () => {
       fieldSelector: 'metadata.namespace!=default',
     });
     expect(names(byNamespace.items)).toEqual(['other/sel-a']);
+  });
+
+  it('refuses a field selector the kind does not have with 400 and the fields it has', async () => {
+    const refused = await rejection(
+      api.core.listNamespacedConfigMap({ namespace: 'default', fieldSelector: 'data.a=1' }),
+    );
+    expect(refused.status).toMatchObject({
+      code: 400,
+      reason: 'BadRequest',
+      message: '"data.a" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    });
   });
 
   it('deletecollection deletes the selected objects only', async () => {
@@ -455,5 +468,62 @@ describe('objects › discovery', () => {
 
     const ns = await api.objects.read({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'other' } });
     expect(ns.metadata?.name).toBe('other');
+  });
+});
+
+describe('objects › known differences', () => {
+  it('words a name that is not a DNS-1123 subdomain and a malformed label selector differently', async () => {
+    const name = await rejection(
+      api.core.createNamespacedConfigMap({ namespace: 'default', body: configMap('Bad_Name') }),
+    );
+    expect([name.code, name.status.reason]).toEqual([422, 'Invalid']);
+    expect(name.status.message).toBe(
+      onBackend({
+        kube: `ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`,
+        test: 'ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": must be a lowercase DNS-1123 subdomain: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit (e.g. "rpi4-virtual" or "lab.example.com")',
+      }),
+    );
+    const selector = await rejection(
+      api.core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'a in b' }),
+    );
+    expect([selector.code, selector.status.reason]).toEqual([400, 'BadRequest']);
+    expect(selector.status.message).toBe(
+      onBackend({
+        kube: "unable to parse requirement: found 'b' expected: '('",
+        test: 'unable to parse requirement: label selector "a in b": expected "(" after "in"',
+      }),
+    );
+  });
+
+  it("types a built-in kind's fields on kube only: a ConfigMap's data as a string", async () => {
+    await api.core.createNamespacedConfigMap({ namespace: 'default', body: configMap('untyped') });
+    const write = api.core.patchNamespacedConfigMap(
+      { name: 'untyped', namespace: 'default', body: { data: 'a string' } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    if (cluster.backend === 'kube') {
+      const refused = await rejection(write);
+      expect([refused.code, refused.status.reason]).toEqual([422, 'Invalid']);
+      expect(refused.status.message).toContain(
+        'json: cannot unmarshal string into Go struct field ConfigMap.data of type map[string]string',
+      );
+    } else {
+      await write;
+      const stored = await rawGet(cluster.kubeConfig, '/api/v1/namespaces/default/configmaps/untyped');
+      expect(stored.body.data).toBe('a string');
+    }
+  });
+
+  it('serves only the metadata field selectors: a Pod by status.phase is listed on kube, 400 here', async () => {
+    const list = api.core.listNamespacedPod({ namespace: 'default', fieldSelector: 'status.phase=Running' });
+    if (cluster.backend === 'kube') {
+      expect((await list).items).toEqual([]);
+    } else {
+      const refused = await rejection(list);
+      expect(refused.status).toMatchObject({
+        code: 400,
+        message: '"status.phase" is not a known field selector: only "metadata.name", "metadata.namespace"',
+      });
+    }
   });
 });

@@ -10,6 +10,8 @@ import {
   clientsFor,
   exporterSet,
   exporterSets,
+  onBackend,
+  rejection,
   START_TIMEOUT_MS,
   startConformanceCluster,
   type Clients,
@@ -143,5 +145,34 @@ describe('subresources › scale', () => {
     const set = await api.custom.getNamespacedCustomObject(at('scaled'));
     expect(set.spec.maxReplicas).toBe(6);
     expect(set.metadata.generation).toBe(2);
+  });
+});
+
+describe('subresources › known differences', () => {
+  it('refuses a negative scale for the object on kube, for the Scale here (both 422)', async () => {
+    await api.custom.createNamespacedCustomObject({
+      ...exporterSets,
+      namespace: 'default',
+      body: exporterSet('scaled-below', { maxReplicas: 3 }),
+    });
+    const refused = await rejection(
+      api.custom.replaceNamespacedCustomObjectScale({
+        ...at('scaled-below'),
+        body: {
+          apiVersion: 'autoscaling/v1',
+          kind: 'Scale',
+          metadata: { name: 'scaled-below', namespace: 'default' },
+          spec: { replicas: -1 },
+        },
+      }),
+    );
+    expect([refused.code, refused.status.reason]).toEqual([422, 'Invalid']);
+    expect(refused.status.message).toMatch(
+      onBackend({
+        kube: /^ExporterSet\.virtualtarget\.jumpstarter\.dev "scaled-below" is invalid: \[spec\.maxReplicas: Invalid value: -1: spec\.maxReplicas in body should be greater than or equal to 0, /,
+        test: /^Scale\.autoscaling "scaled-below" is invalid: spec\.replicas: Invalid value: -1: must be an integer greater than or equal to 0$/,
+      }),
+    );
+    expect((await api.custom.getNamespacedCustomObject(at('scaled-below'))).spec.maxReplicas).toBe(3);
   });
 });

@@ -37,6 +37,14 @@ export const backend = selectedBackend();
  */
 export const testClusterOnly: typeof it.skip = backend === 'test' ? it : it.skip;
 
+/**
+ * What each backend answers, for a known difference (README, "Known differences from kube-apiserver
+ * (measured)"): the case asserts both, so the list cannot go stale silently.
+ */
+export function onBackend<T>(answers: { readonly kube: T; readonly test: T }): T {
+  return answers[backend];
+}
+
 /** Either cluster; `backend` tells them apart. */
 export type ConformanceCluster = TestCluster | KubeCluster;
 
