@@ -124,7 +124,10 @@ export function createCredentialIssuer(options: CredentialIssuerOptions): Creden
           reason: `cannot reach ${registration.endpoint}: the Jumpstarter controller serves ${endpoint}`,
         };
       }
-      if (registration.token !== undefined && registration.token !== tokens.get(secretKey(namespace, exporter))) {
+      if (
+        registration.token !== undefined &&
+        registration.token !== tokens.get(secretKey(namespace, exporter))
+      ) {
         return { accepted: false, reason: `the token of exporter ${namespace}/${exporter} was rejected` };
       }
       return { accepted: true, ...(exporterUid !== undefined ? { exporterUid } : {}) };

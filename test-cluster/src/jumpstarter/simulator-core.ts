@@ -23,7 +23,6 @@ import {
 import { isJsonMap } from '../json-values';
 import { drive, type ClusterPort, type Step } from '../port';
 import type { Clock, KubeObject } from '../types';
-import { findCondition, setCondition, type ConditionUpdate } from './conditions';
 import { createCredentialIssuer } from './credential-issuer';
 import type { ExporterProcesses } from './exporter-processes';
 import { desiredExporterStatus } from './exporter-status';
@@ -31,14 +30,8 @@ import { decideAssignment, type AccessPolicy } from './lease-assignment';
 import { decideLeaseEnd } from './lease-end';
 import { createNamespaceIndex, nameOf } from './namespace-index';
 import { createWorkQueue, type SimulatorError, type WorkQueueOptions } from './work-queue';
-import {
-  assignedStatus,
-  labelEnded,
-  patchStatus,
-  writeEnd,
-  writeExporterStatus,
-  writeLeaseOwner,
-} from './writes';
+import { createLeaseTransitions } from './lease-transitions';
+import { labelEnded, writeExporterStatus } from './writes';
 
 export const DEFAULT_ENDPOINT = 'grpc.jumpstarter.test:443';
 
@@ -84,17 +77,10 @@ export interface JumpstarterCore {
   stop(): void;
 }
 
-interface Backoff {
-  attempts: number;
-  retryAt: number;
-}
-
 export function startJumpstarterCore(options: JumpstarterCoreOptions): JumpstarterCore {
   const { port, clock, processes } = options;
   const endpoint = options.endpoint ?? DEFAULT_ENDPOINT;
   const seenTimeoutMs = options.seenTimeoutMs ?? 60_000;
-  const backoffInitialMs = options.pendingBackoff?.initialMs ?? 1000;
-  const backoffMaxMs = options.pendingBackoff?.maxMs ?? 30_000;
 
   const errors: SimulatorError[] = [];
   const credentials = createCredentialIssuer({
@@ -103,8 +89,7 @@ export function startJumpstarterCore(options: JumpstarterCoreOptions): Jumpstart
     endpoint,
     ...(options.credentialDelayMs !== undefined ? { credentialDelayMs: options.credentialDelayMs } : {}),
   });
-  /** Pending backoff by `namespace/lease`. */
-  const backoffs = new Map<string, Backoff>();
+  const transitions = createLeaseTransitions(port, options.pendingBackoff);
   /** The active lease of each exporter at the end of the last pass, per namespace (to tell processes). */
   const leaseOfExporter = new Map<string, Map<string, string>>();
   const timers = new Map<string, { at: number; cancel: () => void }>();
@@ -127,54 +112,6 @@ export function startJumpstarterCore(options: JumpstarterCoreOptions): Jumpstart
     },
     options.retry !== undefined ? { retry: options.retry } : {},
   );
-
-  // --- lease writes that keep the Pending backoff ------------------------------------------------
-
-  function* endLease(lease: Lease, namespace: string, update: ConditionUpdate, now: number): Step<void> {
-    yield* writeEnd(port, lease, namespace, update, now);
-    backoffs.delete(`${namespace}/${nameOf(lease)}`);
-  }
-
-  function* assignLease(
-    lease: Lease,
-    namespace: string,
-    exporter: Exporter,
-    grant: { priority: number; spotAccess: boolean },
-    now: number,
-  ): Step<boolean> {
-    if (!(yield* writeLeaseOwner(port, lease, namespace, exporter))) return false;
-    backoffs.delete(`${namespace}/${nameOf(lease)}`);
-    const status = assignedStatus(lease, exporter, grant, now);
-    return (yield* patchStatus(port, 'Lease', namespace, nameOf(lease), status)) !== undefined;
-  }
-
-  /** Sets Pending=True with the reason; returns when to retry (1 s doubling to 30 s). */
-  function* markPending(
-    lease: Lease,
-    namespace: string,
-    reason: string,
-    message: string,
-    now: number,
-  ): Step<number> {
-    const current = findCondition(lease.status?.conditions, LeaseConditionTypes.Pending);
-    if (current?.status !== 'True' || current.reason !== reason || current.message !== message) {
-      const conditions = setCondition(
-        lease.status?.conditions,
-        { type: LeaseConditionTypes.Pending, status: 'True', reason, message },
-        now,
-      );
-      yield* patchStatus(port, 'Lease', namespace, nameOf(lease), { ended: false, conditions });
-    }
-    const key = `${namespace}/${nameOf(lease)}`;
-    let backoff = backoffs.get(key);
-    if (backoff === undefined || backoff.retryAt <= now) {
-      const attempts = (backoff?.attempts ?? 0) + 1;
-      const delay = Math.min(backoffInitialMs * 2 ** (attempts - 1), backoffMaxMs);
-      backoff = { attempts, retryAt: now + delay };
-      backoffs.set(key, backoff);
-    }
-    return backoff.retryAt;
-  }
 
   // --- the pass ----------------------------------------------------------------------------------
 
@@ -205,7 +142,7 @@ export function startJumpstarterCore(options: JumpstarterCoreOptions): Jumpstart
           reason: end.reason,
           message: end.message,
         };
-        yield* endLease(lease, namespace, update, now);
+        yield* transitions.end(lease, namespace, update, now);
       } else {
         active.push(lease);
         if (end.expiresAt !== undefined) wakeTimes.push(end.expiresAt);
@@ -273,19 +210,22 @@ export function startJumpstarterCore(options: JumpstarterCoreOptions): Jumpstart
             reason: decision.reason,
             message: decision.message,
           };
-          yield* endLease(lease, namespace, update, now);
+          yield* transitions.end(lease, namespace, update, now);
           break;
         }
         case 'pending':
-          wakeTimes.push(yield* markPending(lease, namespace, decision.reason, decision.message, now));
+          wakeTimes.push(
+            yield* transitions.markPending(lease, namespace, decision.reason, decision.message, now),
+          );
           break;
         case 'assign':
-          if (yield* assignLease(lease, namespace, decision.exporter, decision.grant, now)) {
+          if (yield* transitions.assign(lease, namespace, decision.exporter, decision.grant, now)) {
             const exporter = nameOf(decision.exporter);
             leased.add(exporter);
             leaseOf.set(exporter, nameOf(lease));
             const index = indexOf.get(exporter);
-            if (index !== undefined) known[index] = { ...known[index], status: yield* statusOf(known[index]) };
+            if (index !== undefined)
+              known[index] = { ...known[index], status: yield* statusOf(known[index]) };
           }
           break;
       }
@@ -328,7 +268,7 @@ export function startJumpstarterCore(options: JumpstarterCoreOptions): Jumpstart
       if (namespace === undefined) return;
       const uid = event.object.metadata.uid ?? '';
       if (event.type === 'DELETED') {
-        backoffs.delete(`${namespace}/${nameOf(event.object)}`);
+        transitions.forget(namespace, nameOf(event.object));
         leaseOrder.delete(uid);
       } else if (!leaseOrder.has(uid)) {
         leaseOrder.set(uid, leaseCounter++);
@@ -342,7 +282,10 @@ export function startJumpstarterCore(options: JumpstarterCoreOptions): Jumpstart
     }),
   ];
   const unsubscribe = processes.subscribe({ changed: (namespace) => queue.add(namespace) });
-  processes.setAuthenticator({ authenticate: (registration) => credentials.authenticate(registration), clock });
+  processes.setAuthenticator({
+    authenticate: (registration) => credentials.authenticate(registration),
+    clock,
+  });
 
   return {
     endpoint,

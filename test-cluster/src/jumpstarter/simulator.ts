@@ -62,4 +62,3 @@ export function startJumpstarterSimulator(options: JumpstarterSimulatorOptions):
   };
   return simulator;
 }
-
