@@ -1,0 +1,336 @@
+/**
+ * The Jumpstarter and kubelet simulators as clients of an API server: the test cluster started
+ * WITHOUT its in-process simulators, and `startRemoteSimulators` watching and writing through the
+ * cluster's URL as the `simulators` identity, on the real clock. What they do must be what they do in
+ * process; the last test runs one scenario in both modes and compares.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import type { Lease } from 'virtual-exporters/internal';
+import {
+  LeaseState,
+  startRemoteSimulators,
+  startTestCluster,
+  type AnyLeaseClient,
+  type RemoteSimulators,
+  type TestCluster,
+} from '../src';
+import { client, cond, NS, until } from './remote-support';
+
+const SIMULATORS = 'simulators';
+let cluster: TestCluster | undefined;
+let sims: RemoteSimulators | undefined;
+const extra: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await sims?.stop();
+  await cluster?.stop();
+  for (const stop of extra.splice(0)) await stop();
+  sims = undefined;
+  cluster = undefined;
+});
+
+async function start() {
+  cluster = await startTestCluster({ namespaces: [NS] });
+  sims = await startRemoteSimulators({
+    kubeConfig: cluster.kubeConfigFor(SIMULATORS),
+    namespaces: [NS],
+    jumpstarter: true,
+    kubelet: { bootDelayMs: 50 },
+  });
+  // Nothing runs in process: every reaction below came over HTTP.
+  expect(cluster.jumpstarter).toBeUndefined();
+  expect(cluster.kubelet).toBeUndefined();
+  return { cluster, sims, api: client(cluster.kubeConfigFor('controller', NS)) };
+}
+
+const plainPod = (name: string) => ({
+  metadata: { name },
+  spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'registry.test/app:1' }] },
+});
+
+describe('remote simulators › kubelet', () => {
+  it('boots a Pod Pending → Running and Ready after the boot delay, through pods/status', async () => {
+    const { cluster, sims, api } = await start();
+    await api.core.createNamespacedPod({ namespace: NS, body: plainPod('web') });
+
+    const pod = await until('the Pod to run', async () => {
+      const p = await api.pod('web');
+      return p.status?.phase === 'Running' ? p : undefined;
+    });
+    expect(pod.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(pod.status?.containerStatuses?.[0]).toMatchObject({ name: 'app', ready: true, started: true });
+    expect(pod.status?.containerStatuses?.[0].state?.running?.startedAt).toBeDefined();
+    expect(pod.status?.startTime).toBeDefined();
+    expect(pod.status?.podIP).toMatch(/^10\.244\./);
+    // One status write for Pending, one for Running, each to the status subresource.
+    const statusPatches = {
+      identity: SIMULATORS,
+      verb: 'patch',
+      resource: 'pods',
+      subresource: 'status',
+    } as const;
+    expect(cluster.counters.total(statusPatches)).toBe(2);
+    expect(
+      cluster.counters.total({
+        identity: SIMULATORS,
+        resource: 'pods',
+        subresource: '',
+        verb: ['update', 'patch'],
+      }),
+    ).toBe(0);
+    expect(sims.kubelet!.errors).toEqual([]);
+  });
+
+  it('forgets a Pod deleted while its status write is on the wire: the 404 is no error', async () => {
+    const { cluster, sims, api } = await start();
+    cluster.faults.add({ kind: 'latency', ms: 300, identity: SIMULATORS, verb: 'patch', resource: 'pods' });
+    await api.core.createNamespacedPod({ namespace: NS, body: plainPod('brief') });
+    await until('the simulators to see the Pod', async () => sims.port.get('Pod', NS, 'brief'));
+    await api.core.deleteNamespacedPod({ namespace: NS, name: 'brief' });
+
+    await until('the delayed status write to be answered', async () =>
+      cluster.counters.totalWithCode(404, { identity: SIMULATORS, resource: 'pods' }) > 0 ? true : undefined,
+    );
+    await sims.settle();
+    expect(sims.kubelet!.errors).toEqual([]);
+    expect(sims.port.get('Pod', NS, 'brief')).toBeUndefined();
+  });
+});
+
+describe('remote simulators › Jumpstarter', () => {
+  it('issues an Exporter its credential Secret, and reports it Online once its Pod runs with its token', async () => {
+    const { sims, api } = await start();
+    const created = await api.createExporter('pool-0');
+    const { exporter, token } = await api.credential('pool-0');
+
+    const secret = await api.core.readNamespacedSecret({ namespace: NS, name: 'pool-0-exporter' });
+    expect(secret.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'Exporter',
+        name: 'pool-0',
+        uid: created.metadata.uid,
+        controller: true,
+      }),
+    ]);
+    expect(token).toBe(sims.jumpstarter!.token(NS, 'pool-0'));
+    expect(exporter.status?.endpoint).toBe('grpc.jumpstarter.test:443');
+    // No Pod yet: registered by nobody, offline.
+    expect(cond(exporter, 'Registered')).toBe('False/NotRegistered');
+    expect(cond(exporter, 'Online')).toBe('False/Seen');
+
+    await api.createInstance(created, exporter.status, token);
+    const online = await until('Online', async () => {
+      const e = await api.exporter('pool-0');
+      return cond(e, 'Online') === 'True/Seen' ? e : undefined;
+    });
+    expect(cond(online, 'Registered')).toBe('True/Registered');
+    expect(online.status?.exporterStatus).toBe('Available');
+    expect((await api.pod('pool-0')).status?.phase).toBe('Running');
+    expect(sims.jumpstarter!.errors).toEqual([]);
+  });
+
+  it('refuses an exporter whose config carries a stale token: its Pod fails, the Exporter stays unregistered', async () => {
+    const { sims, api } = await start();
+    const created = await api.createExporter('pool-0');
+    const { exporter } = await api.credential('pool-0');
+    await api.createInstance(created, exporter.status, 'not.the.token');
+
+    const pod = await until('the Pod to fail', async () => {
+      const p = await api.pod('pool-0');
+      return p.status?.phase === 'Failed' ? p : undefined;
+    });
+    expect(pod.status?.containerStatuses?.[0].state?.terminated?.message).toMatch(
+      /registration refused: the token/,
+    );
+    await sims.settle();
+    expect(cond(await api.exporter('pool-0'), 'Registered')).toBe('False/NotRegistered');
+  });
+});
+
+describe('remote simulators › leases', () => {
+  it('assigns a Lease to a matching online Exporter, which owns it, and ends it on release', async () => {
+    const { sims, api } = await start();
+    const exporter = await api.onlineInstance('pool-0');
+    const leases = sims.jumpstarter!.leases;
+
+    const created = await leases.create({
+      namespace: NS,
+      selector: { matchLabels: { board: 'rpi4' } },
+      duration: '1h',
+    });
+    expect(created.metadata.name).toMatch(/^lease-/);
+    const assigned = await leases.waitFor(NS, created.metadata.name!, LeaseState.assigned);
+    expect(assigned.status?.exporterRef?.name).toBe('pool-0');
+    expect(cond(assigned, 'Ready')).toBe('True/Acquired');
+    expect(assigned.metadata.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'Exporter',
+        name: 'pool-0',
+        uid: exporter.metadata.uid,
+        controller: true,
+      }),
+    ]);
+    const leased = await until('leaseRef', async () => {
+      const e = await api.exporter('pool-0');
+      return e.status?.leaseRef?.name === created.metadata.name ? e : undefined;
+    });
+    expect(leased.status?.exporterStatus).toBe('LeaseReady');
+
+    await leases.release(NS, created.metadata.name!);
+    const ended = await leases.waitFor(NS, created.metadata.name!, LeaseState.ended);
+    expect(cond(ended, 'Ready')).toBe('False/Released');
+    // ExitAndReplace: the exporter exits with its lease and the Pod succeeds.
+    await until('the Pod to succeed', async () =>
+      (await api.pod('pool-0')).status?.phase === 'Succeeded' ? true : undefined,
+    );
+    const labelled = await until('the lease-ended label', async () => {
+      const l = await leases.get(NS, created.metadata.name!);
+      return l?.metadata.labels?.['jumpstarter.dev/lease-ended'] === 'true' ? l : undefined;
+    });
+    expect(labelled.status?.ended).toBe(true);
+    expect((await leases.list(NS)).map((l) => l.metadata.name)).toEqual([created.metadata.name]);
+    expect(sims.jumpstarter!.errors).toEqual([]);
+    expect(sims.kubelet!.errors).toEqual([]);
+  });
+
+  it('ends a Lease no Exporter matches as Unsatisfiable at once', async () => {
+    const { sims } = await start();
+    const leases = sims.jumpstarter!.leases;
+    const lease = await leases.create({
+      namespace: NS,
+      name: 'nobody',
+      selector: { matchLabels: { board: 'none' } },
+    });
+    const ended = await leases.waitFor(NS, lease.metadata.name!, LeaseState.ended);
+    expect(cond(ended, 'Unsatisfiable')).toBe('True/NoAccess');
+  });
+});
+
+describe('remote simulators › writes against a server that races them', () => {
+  it('retries a status write answered 409 on a fresh read', async () => {
+    const { cluster, sims, api } = await start();
+    const podConflict = cluster.faults.add({
+      kind: 'error',
+      code: 409,
+      identity: SIMULATORS,
+      verb: 'patch',
+      resource: 'pods',
+      subresource: 'status',
+      times: 1,
+    });
+    const exporterConflict = cluster.faults.add({
+      kind: 'error',
+      code: 409,
+      identity: SIMULATORS,
+      verb: 'patch',
+      resource: 'exporters',
+      subresource: 'status',
+      times: 1,
+    });
+    await api.onlineInstance('pool-0');
+
+    expect(cluster.faults.hits(podConflict)).toBe(1);
+    expect(cluster.faults.hits(exporterConflict)).toBe(1);
+    // Each conflict was followed by a read of the object before the write was tried again.
+    expect(
+      cluster.counters.total({ identity: SIMULATORS, verb: 'get', resource: 'pods' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      cluster.counters.total({ identity: SIMULATORS, verb: 'get', resource: 'exporters' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect((await api.pod('pool-0')).status?.phase).toBe('Running');
+    expect(sims.jumpstarter!.errors).toEqual([]);
+    expect(sims.kubelet!.errors).toEqual([]);
+  });
+  it('writes a Pod status that lost a race with another writer again, on the Pod as it is now', async () => {
+    const { cluster, sims, api } = await start();
+    // The kubelet's first status write waits at the server while someone else labels the Pod.
+    cluster.faults.add({
+      kind: 'latency',
+      ms: 300,
+      identity: SIMULATORS,
+      verb: 'patch',
+      resource: 'pods',
+      times: 1,
+    });
+    await api.core.createNamespacedPod({ namespace: NS, body: plainPod('raced') });
+    await until('the simulators to see the Pod', async () => sims.port.get('Pod', NS, 'raced'));
+    await api.core.patchNamespacedPod(
+      { namespace: NS, name: 'raced', body: { metadata: { labels: { touched: 'yes' } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+
+    const pod = await until('the Pod to run', async () => {
+      const p = await api.pod('raced');
+      return p.status?.phase === 'Running' ? p : undefined;
+    });
+    expect(cluster.counters.totalWithCode(409, { identity: SIMULATORS, resource: 'pods' })).toBe(1);
+    expect(pod.metadata?.labels).toEqual({ touched: 'yes' });
+    expect(sims.kubelet!.errors).toEqual([]);
+  });
+});
+
+describe('remote simulators › settle', () => {
+  it('resolves once every event received is handled and no write is in flight: the answers are on the server', async () => {
+    const { cluster, sims, api } = await start();
+    // Slow writes, so a settle that did not wait for them would be caught.
+    cluster.faults.add({ kind: 'latency', ms: 100, identity: SIMULATORS, verb: ['create', 'patch'] });
+    await api.createExporter('pool-0');
+    await until('the simulators to see the Exporter', async () => sims.port.get('Exporter', NS, 'pool-0'));
+
+    await sims.settle();
+    const secret = await api.core.readNamespacedSecret({ namespace: NS, name: 'pool-0-exporter' });
+    expect(secret.data?.token).toBeDefined();
+    expect((await api.exporter('pool-0')).status?.credential?.name).toBe('pool-0-exporter');
+  });
+});
+
+/** One lease's life, written once for both modes: every lease call is awaited. */
+async function serveOneLease(leases: AnyLeaseClient, api: ReturnType<typeof client>) {
+  await api.onlineInstance('pool-0');
+  const lease: Lease = await leases.create({
+    namespace: NS,
+    name: 'ci-1',
+    selector: { matchLabels: { board: 'rpi4' } },
+  });
+  const assigned = await leases.waitFor(NS, lease.metadata.name!, LeaseState.assigned, 10_000);
+  await leases.release(NS, 'ci-1');
+  const ended = await leases.waitFor(NS, 'ci-1', LeaseState.ended, 10_000);
+  const pod = await until('the Pod to succeed', async () => {
+    const p = await api.pod('pool-0');
+    return p.status?.phase === 'Succeeded' ? p : undefined;
+  });
+  const exporter = await until('the exporter offline', async () => {
+    const e = await api.exporter('pool-0');
+    return e.status?.exporterStatus === 'Offline' ? e : undefined;
+  });
+  return {
+    assignedTo: assigned.status?.exporterRef?.name,
+    owner: assigned.metadata.ownerReferences?.map((r) => `${r.kind}/${r.name}`),
+    assignedReady: cond(assigned, 'Ready'),
+    ended: [ended.status?.ended, cond(ended, 'Ready')],
+    pod: [pod.status?.phase, pod.status?.conditions?.find((c) => c.type === 'Ready')?.reason],
+    exporter: [cond(exporter, 'Registered'), cond(exporter, 'Online'), exporter.status?.leaseRef],
+  };
+}
+
+describe('remote simulators › one lease client for both modes', () => {
+  it('serves the same lease with the same outcome in process and over HTTP', async () => {
+    const inProcess = await startTestCluster({ namespaces: [NS], jumpstarter: true, kubelet: true });
+    extra.push(() => inProcess.stop());
+    const local = await serveOneLease(
+      inProcess.jumpstarter!.leases,
+      client(inProcess.kubeConfigFor('controller', NS)),
+    );
+
+    const { sims, api } = await start();
+    const remote = await serveOneLease(sims.jumpstarter!.leases, api);
+
+    expect(remote).toEqual(local);
+    expect(local).toMatchObject({
+      assignedTo: 'pool-0',
+      ended: [true, 'False/Released'],
+      pod: ['Succeeded', 'PodCompleted'],
+    });
+  });
+});
