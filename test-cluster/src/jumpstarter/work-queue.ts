@@ -55,6 +55,8 @@ export function createWorkQueue<K>(
     failures.delete(key);
   };
   const failed = (key: K, error: unknown): void => {
+    // A step that was waiting for a request when the queue stopped: nothing is retried or reported.
+    if (stopped) return;
     const conflictsInRow = conflicts.get(key) ?? 0;
     if (error instanceof ApiError && error.code === 409 && conflictsInRow < MAX_CONFLICT_RETRIES) {
       conflicts.set(key, conflictsInRow + 1);

@@ -41,9 +41,15 @@ export interface RemotePort extends ClusterPort {
   synced(timeoutMs?: number): Promise<void>;
   /** True when no request of the port is in flight. */
   idle(): boolean;
-  /** Stops every watch and waits until none is open. */
+  /**
+   * Stops every watch and waits until none is open and no request is in flight; writes asked for from
+   * now on are refused (a step that was waiting for one ends at its next write).
+   */
   stop(): Promise<void>;
 }
+
+/** How long `stop()` waits for requests in flight. */
+const STOP_TIMEOUT_MS = 5000;
 
 const isConflict = (error: unknown): boolean => error instanceof ApiError && error.code === 409;
 
@@ -68,6 +74,7 @@ export function startRemotePort(options: RemotePortOptions): RemotePort {
     }
   }
   let inFlight = 0;
+  let stopped = false;
 
   const cacheOf = (kind: SimulatedKind): ObjectCache => {
     const cache = caches.get(kind);
@@ -102,6 +109,7 @@ export function startRemotePort(options: RemotePortOptions): RemotePort {
     name: string | undefined,
     request: (api: ResourceApi) => Promise<KubeObject>,
   ): Promise<KubeObject> {
+    if (stopped) throw new Error(`the remote port is stopped: no ${kind} is written any more`);
     try {
       const written = await track(request(apis[kind]));
       caches.get(kind)?.put(written);
@@ -165,7 +173,10 @@ export function startRemotePort(options: RemotePortOptions): RemotePort {
     },
     idle: () => inFlight === 0,
     async stop() {
+      stopped = true;
       await Promise.all(reflectors.map((r) => r.reflector.stop()));
+      const deadline = Date.now() + STOP_TIMEOUT_MS;
+      while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     },
   };
 }
