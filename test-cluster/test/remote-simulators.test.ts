@@ -2,51 +2,24 @@
  * The Jumpstarter and kubelet simulators as clients of an API server: the test cluster started
  * WITHOUT its in-process simulators, and `startRemoteSimulators` watching and writing through the
  * cluster's URL as the `simulators` identity, on the real clock. What they do must be what they do in
- * process; the last test runs one scenario in both modes and compares.
+ * process (remote-simulators-parity.test.ts runs one scenario in both modes and compares).
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import type { Lease } from 'virtual-exporters/internal';
-import {
-  LeaseState,
-  startRemoteSimulators,
-  startTestCluster,
-  type AnyLeaseClient,
-  type RemoteSimulators,
-  type TestCluster,
-} from '../src';
-import { client, cond, NS, until } from './remote-support';
+import { LeaseState } from '../src';
+import { cond, NS, plainPod, startRemoteWorld, until, type RemoteWorld } from './remote-support';
 
 const SIMULATORS = 'simulators';
-let cluster: TestCluster | undefined;
-let sims: RemoteSimulators | undefined;
-const extra: (() => Promise<void>)[] = [];
+const started: RemoteWorld[] = [];
 afterEach(async () => {
-  await sims?.stop();
-  await cluster?.stop();
-  for (const stop of extra.splice(0)) await stop();
-  sims = undefined;
-  cluster = undefined;
+  for (const world of started.splice(0)) await world.stop();
 });
 
 async function start() {
-  cluster = await startTestCluster({ namespaces: [NS] });
-  sims = await startRemoteSimulators({
-    kubeConfig: cluster.kubeConfigFor(SIMULATORS),
-    namespaces: [NS],
-    jumpstarter: true,
-    kubelet: { bootDelayMs: 50 },
-  });
-  // Nothing runs in process: every reaction below came over HTTP.
-  expect(cluster.jumpstarter).toBeUndefined();
-  expect(cluster.kubelet).toBeUndefined();
-  return { cluster, sims, api: client(cluster.kubeConfigFor('controller', NS)) };
+  const world = await startRemoteWorld(SIMULATORS);
+  started.push(world);
+  return world;
 }
-
-const plainPod = (name: string) => ({
-  metadata: { name },
-  spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'registry.test/app:1' }] },
-});
 
 describe('remote simulators › kubelet', () => {
   it('boots a Pod Pending → Running and Ready after the boot delay, through pods/status', async () => {
@@ -95,6 +68,42 @@ describe('remote simulators › kubelet', () => {
     expect(sims.kubelet!.errors).toEqual([]);
     expect(sims.port.get('Pod', NS, 'brief')).toBeUndefined();
   });
+  it('injects faults: a Pod that never becomes ready, a Pod that crashes at start, a crash on request', async () => {
+    const { sims, api } = await start();
+    sims.kubelet!.injectFault({ name: 'stuck' }, { kind: 'never-ready' });
+    sims.kubelet!.injectFault({ image: 'registry.test/broken:1' }, { kind: 'crash', message: 'segfault' });
+    await api.core.createNamespacedPod({ namespace: NS, body: plainPod('stuck') });
+    const broken = plainPod('broken');
+    broken.spec.containers[0].image = 'registry.test/broken:1';
+    await api.core.createNamespacedPod({ namespace: NS, body: broken });
+    await api.core.createNamespacedPod({ namespace: NS, body: plainPod('doomed') });
+
+    const phaseOf = async (name: string) => (await api.pod(name)).status;
+    const stuck = await until('stuck to run', async () => {
+      const status = await phaseOf('stuck');
+      return status?.phase === 'Running' ? status : undefined;
+    });
+    expect(stuck.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    const failed = await until('broken to fail', async () => {
+      const status = await phaseOf('broken');
+      return status?.phase === 'Failed' ? status : undefined;
+    });
+    expect(failed.containerStatuses?.[0].state?.terminated).toMatchObject({
+      exitCode: 1,
+      message: 'segfault',
+    });
+
+    await until('doomed to run', async () =>
+      (await phaseOf('doomed'))?.phase === 'Running' ? true : undefined,
+    );
+    sims.kubelet!.crash(NS, 'doomed', 'killed');
+    const crashed = await until('doomed to fail', async () => {
+      const status = await phaseOf('doomed');
+      return status?.phase === 'Failed' ? status : undefined;
+    });
+    expect(crashed.containerStatuses?.[0].state?.terminated?.message).toBe('killed');
+    expect(sims.kubelet!.errors).toEqual([]);
+  });
 });
 
 describe('remote simulators › Jumpstarter', () => {
@@ -127,6 +136,18 @@ describe('remote simulators › Jumpstarter', () => {
     expect(online.status?.exporterStatus).toBe('Available');
     expect((await api.pod('pool-0')).status?.phase).toBe('Running');
     expect(sims.jumpstarter!.errors).toEqual([]);
+  });
+
+  it('rotates a token into the credential Secret', async () => {
+    const { sims, api } = await start();
+    await api.createExporter('pool-0');
+    const { token: before } = await api.credential('pool-0');
+
+    const rotated = await sims.jumpstarter!.rotateToken(NS, 'pool-0');
+    expect(rotated).not.toBe(before);
+    const secret = await api.core.readNamespacedSecret({ namespace: NS, name: 'pool-0-exporter' });
+    expect(Buffer.from(secret.data!.token, 'base64').toString('utf8')).toBe(rotated);
+    expect(sims.jumpstarter!.token(NS, 'pool-0')).toBe(rotated);
   });
 
   it('refuses an exporter whose config carries a stale token: its Pod fails, the Exporter stays unregistered', async () => {
@@ -209,23 +230,13 @@ describe('remote simulators › leases', () => {
 describe('remote simulators › writes against a server that races them', () => {
   it('retries a status write answered 409 on a fresh read', async () => {
     const { cluster, sims, api } = await start();
-    const podConflict = cluster.faults.add({
-      kind: 'error',
-      code: 409,
-      identity: SIMULATORS,
-      verb: 'patch',
-      resource: 'pods',
-      subresource: 'status',
-      times: 1,
-    });
+    const statusWrite = { identity: SIMULATORS, verb: 'patch', subresource: 'status', times: 1 } as const;
+    const podConflict = cluster.faults.add({ kind: 'error', code: 409, resource: 'pods', ...statusWrite });
     const exporterConflict = cluster.faults.add({
       kind: 'error',
       code: 409,
-      identity: SIMULATORS,
-      verb: 'patch',
       resource: 'exporters',
-      subresource: 'status',
-      times: 1,
+      ...statusWrite,
     });
     await api.onlineInstance('pool-0');
 
@@ -245,14 +256,8 @@ describe('remote simulators › writes against a server that races them', () => 
   it('writes a Pod status that lost a race with another writer again, on the Pod as it is now', async () => {
     const { cluster, sims, api } = await start();
     // The kubelet's first status write waits at the server while someone else labels the Pod.
-    cluster.faults.add({
-      kind: 'latency',
-      ms: 300,
-      identity: SIMULATORS,
-      verb: 'patch',
-      resource: 'pods',
-      times: 1,
-    });
+    const firstPodWrite = { identity: SIMULATORS, verb: 'patch', resource: 'pods', times: 1 } as const;
+    cluster.faults.add({ kind: 'latency', ms: 300, ...firstPodWrite });
     await api.core.createNamespacedPod({ namespace: NS, body: plainPod('raced') });
     await until('the simulators to see the Pod', async () => sims.port.get('Pod', NS, 'raced'));
     await api.core.patchNamespacedPod(
@@ -282,55 +287,5 @@ describe('remote simulators › settle', () => {
     const secret = await api.core.readNamespacedSecret({ namespace: NS, name: 'pool-0-exporter' });
     expect(secret.data?.token).toBeDefined();
     expect((await api.exporter('pool-0')).status?.credential?.name).toBe('pool-0-exporter');
-  });
-});
-
-/** One lease's life, written once for both modes: every lease call is awaited. */
-async function serveOneLease(leases: AnyLeaseClient, api: ReturnType<typeof client>) {
-  await api.onlineInstance('pool-0');
-  const lease: Lease = await leases.create({
-    namespace: NS,
-    name: 'ci-1',
-    selector: { matchLabels: { board: 'rpi4' } },
-  });
-  const assigned = await leases.waitFor(NS, lease.metadata.name!, LeaseState.assigned, 10_000);
-  await leases.release(NS, 'ci-1');
-  const ended = await leases.waitFor(NS, 'ci-1', LeaseState.ended, 10_000);
-  const pod = await until('the Pod to succeed', async () => {
-    const p = await api.pod('pool-0');
-    return p.status?.phase === 'Succeeded' ? p : undefined;
-  });
-  const exporter = await until('the exporter offline', async () => {
-    const e = await api.exporter('pool-0');
-    return e.status?.exporterStatus === 'Offline' ? e : undefined;
-  });
-  return {
-    assignedTo: assigned.status?.exporterRef?.name,
-    owner: assigned.metadata.ownerReferences?.map((r) => `${r.kind}/${r.name}`),
-    assignedReady: cond(assigned, 'Ready'),
-    ended: [ended.status?.ended, cond(ended, 'Ready')],
-    pod: [pod.status?.phase, pod.status?.conditions?.find((c) => c.type === 'Ready')?.reason],
-    exporter: [cond(exporter, 'Registered'), cond(exporter, 'Online'), exporter.status?.leaseRef],
-  };
-}
-
-describe('remote simulators › one lease client for both modes', () => {
-  it('serves the same lease with the same outcome in process and over HTTP', async () => {
-    const inProcess = await startTestCluster({ namespaces: [NS], jumpstarter: true, kubelet: true });
-    extra.push(() => inProcess.stop());
-    const local = await serveOneLease(
-      inProcess.jumpstarter!.leases,
-      client(inProcess.kubeConfigFor('controller', NS)),
-    );
-
-    const { sims, api } = await start();
-    const remote = await serveOneLease(sims.jumpstarter!.leases, api);
-
-    expect(remote).toEqual(local);
-    expect(local).toMatchObject({
-      assignedTo: 'pool-0',
-      ended: [true, 'False/Released'],
-      pod: ['Succeeded', 'PodCompleted'],
-    });
   });
 });

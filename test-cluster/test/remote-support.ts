@@ -3,7 +3,16 @@
  * instance rendered by the provisioner (as the controller creates it), polling reads.
  */
 import { CoreV1Api, CustomObjectsApi, KubernetesObjectApi, type KubeConfig } from '@kubernetes/client-node';
-import { qemuProvisioner, type Exporter } from 'virtual-exporters/internal';
+import { qemuProvisioner, type Exporter, type Lease } from 'virtual-exporters/internal';
+import { expect } from '@jest/globals';
+import {
+  LeaseState,
+  startRemoteSimulators,
+  startTestCluster,
+  type AnyLeaseClient,
+  type RemoteSimulators,
+  type TestCluster,
+} from '../src';
 
 export const NS = 'lab';
 const EXPORTERS = { group: 'jumpstarter.dev', version: 'v1alpha1', plural: 'exporters', namespace: NS };
@@ -97,4 +106,70 @@ export function client(kubeConfig: KubeConfig) {
   }
 
   return { custom, core, exporter, pod, createExporter, credential, createInstance, onlineInstance };
+}
+
+/** A Pod that runs no exporter. */
+export const plainPod = (name: string) => ({
+  metadata: { name },
+  spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'registry.test/app:1' }] },
+});
+
+/** One lease's life, written once for both modes: every lease call is awaited. */
+export async function serveOneLease(leases: AnyLeaseClient, api: ReturnType<typeof client>) {
+  await api.onlineInstance('pool-0');
+  const lease: Lease = await leases.create({
+    namespace: NS,
+    name: 'ci-1',
+    selector: { matchLabels: { board: 'rpi4' } },
+  });
+  const assigned = await leases.waitFor(NS, lease.metadata.name!, LeaseState.assigned, 10_000);
+  await leases.release(NS, 'ci-1');
+  const ended = await leases.waitFor(NS, 'ci-1', LeaseState.ended, 10_000);
+  const pod = await until('the Pod to succeed', async () => {
+    const p = await api.pod('pool-0');
+    return p.status?.phase === 'Succeeded' ? p : undefined;
+  });
+  const exporter = await until('the exporter offline', async () => {
+    const e = await api.exporter('pool-0');
+    return e.status?.exporterStatus === 'Offline' ? e : undefined;
+  });
+  return {
+    assignedTo: assigned.status?.exporterRef?.name,
+    owner: assigned.metadata.ownerReferences?.map((r) => `${r.kind}/${r.name}`),
+    assignedReady: cond(assigned, 'Ready'),
+    ended: [ended.status?.ended, cond(ended, 'Ready')],
+    pod: [pod.status?.phase, pod.status?.conditions?.find((c) => c.type === 'Ready')?.reason],
+    exporter: [cond(exporter, 'Registered'), cond(exporter, 'Online'), exporter.status?.leaseRef],
+  };
+}
+
+export interface RemoteWorld {
+  readonly cluster: TestCluster;
+  readonly sims: RemoteSimulators;
+  /** A client as the `controller` identity. */
+  readonly api: ReturnType<typeof client>;
+  stop(): Promise<void>;
+}
+
+/** A test cluster without in-process simulators, and the remote simulators on its URL as `identity`. */
+export async function startRemoteWorld(identity: string): Promise<RemoteWorld> {
+  const cluster = await startTestCluster({ namespaces: [NS] });
+  const sims = await startRemoteSimulators({
+    kubeConfig: cluster.kubeConfigFor(identity),
+    namespaces: [NS],
+    jumpstarter: true,
+    kubelet: { bootDelayMs: 50 },
+  });
+  // Nothing runs in process: every reaction came over HTTP.
+  expect(cluster.jumpstarter).toBeUndefined();
+  expect(cluster.kubelet).toBeUndefined();
+  return {
+    cluster,
+    sims,
+    api: client(cluster.kubeConfigFor('controller', NS)),
+    async stop() {
+      await sims.stop();
+      await cluster.stop();
+    },
+  };
 }
