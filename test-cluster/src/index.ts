@@ -20,4 +20,6 @@ export * from './selectors';
 export * from './patch';
 export * from './jumpstarter';
 export * from './kubelet';
+export * from './port';
+export * from './remote';
 export * from './ssh-hosts';
