@@ -90,6 +90,7 @@ export async function startControllerProcess(
   cluster: KubeCluster,
   args: readonly string[],
   name = 'controller',
+  env: NodeJS.ProcessEnv = {},
 ): Promise<ControllerProcess> {
   const sa = await cluster.serviceAccountKubeConfig(INSTALL_NAMESPACE, SERVICE_ACCOUNT);
   const kubeconfig = join(cluster.dataDir, `${name}.kubeconfig`);
@@ -98,7 +99,7 @@ export async function startControllerProcess(
     process.execPath,
     [...controllerCommand(), '--provisioner=qemu.jumpstarter.dev', `--kubeconfig=${kubeconfig}`, ...args],
     {
-      env: { ...process.env, NAMESPACE: INSTALL_NAMESPACE, NODE_OPTIONS: '' },
+      env: { ...process.env, NAMESPACE: INSTALL_NAMESPACE, NODE_OPTIONS: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
