@@ -194,6 +194,30 @@ describe('real server › kubectl', () => {
   });
 });
 
+describe('real server › managedFields', () => {
+  it('the server keeps them on every object; the controller caches none of them', async () => {
+    const fromServer = await s.allExporters();
+    expect(fromServer.length).toBeGreaterThan(0);
+    for (const e of fromServer)
+      expect((e.metadata as { managedFields?: unknown[] }).managedFields?.length).toBeGreaterThan(0);
+    const informers = s.manager.informers;
+    const cached = [
+      ...informers.exporterSets.list(),
+      ...informers.exporters.list(),
+      ...informers.pods.list(),
+      ...informers.secrets.list(),
+      ...informers.leases.list(),
+      ...informers.controllerRevisions.list(),
+    ];
+    expect(cached.length).toBeGreaterThan(fromServer.length);
+    expect(
+      cached.filter(
+        (o) => (o.metadata as { managedFields?: unknown } | undefined)?.managedFields !== undefined,
+      ),
+    ).toEqual([]);
+  });
+});
+
 describe('real server › RBAC through every scenario', () => {
   it('the controller got no 403 from the real authorizer', async () => {
     expect(s.forbidden()).toEqual([]);
