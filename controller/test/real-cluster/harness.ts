@@ -26,10 +26,11 @@ import {
 } from 'virtual-exporters-test-cluster';
 import type { Manager } from '../../src/manager';
 import type { Options } from '../../src/operations/options';
+import { NS, TEMPLATE_LABELS } from '../scenarios/support';
 import { CONTROLLER_USER, installYaml, kubectlApply, startControllerAsServiceAccount } from './support';
 
-export const NS = 'lab';
-export const TEMPLATE_LABELS = { board: 'qemu-x86' } as const;
+// The same namespace and template labels as the in-process scenarios.
+export { NS, TEMPLATE_LABELS } from '../scenarios/support';
 
 const sets = { group: GROUP, version: VERSION, plural: Plurals.ExporterSet };
 const classes = { group: GROUP, version: VERSION, plural: Plurals.VirtualTargetClass };
