@@ -1,30 +1,23 @@
 /**
  * The hostile-input corpus of issue 7 that admission decides: malformed or adversarial
- * ExporterSets, VirtualTargetClasses, Exporters and Leases, each as the write a client would send.
- * Every case starts from a valid object (so the one change is what is rejected) and is written to
- * the test cluster's store: our CRDs' structural schema, defaults and CEL rules, and the API server's
- * ObjectMeta rules, exactly as on every request of the test cluster.
+ * ExporterSets, VirtualTargetClasses, Exporters and Leases, each as the writes a client would send.
+ * Every case starts from a valid object (so the one change is what is rejected). The writes are data:
+ * test/hostile/admission-corpus.test.ts runs them on the test cluster's store (our CRDs' structural
+ * schema, defaults and CEL rules, and the API server's ObjectMeta rules, exactly as on every request
+ * of the test cluster), test/admission/real-server.kube.test.ts on a real kube-apiserver.
  */
 import type { JsonObject } from '../../lib/api';
-import type { KubeObject, MemoryStore, ResourceType } from 'virtual-exporters-test-cluster';
+import type { Resource, Write } from '../admission/writes';
+
+export type { Resource, Write };
 
 export const NS = 'lab';
-
-/** What a case writes, through the store; it throws the API server's error when admission refuses it. */
-export type Write = (store: MemoryStore, types: ResourceTypes) => void;
-
-export interface ResourceTypes {
-  readonly exporterSets: ResourceType;
-  readonly classes: ResourceType;
-  readonly exporters: ResourceType;
-  readonly leases: ResourceType;
-  readonly operations: ResourceType;
-}
 
 export interface HostileCase {
   readonly kind: 'ExporterSet' | 'VirtualTargetClass' | 'Exporter' | 'Lease' | 'ExporterOperation';
   readonly what: string;
-  readonly write: Write;
+  /** The writes, in order: every one but the last is admitted; the last is refused. */
+  readonly writes: readonly Write[];
   /** The whole `Status.message` of the 4xx answer. */
   readonly message: string;
   /** For ExporterSets, classes and operations: the object, to check that synth-time validation refuses it too. */
@@ -98,26 +91,19 @@ export function exporterOperation(change: (op: Json) => void = () => {}): Json {
   return object;
 }
 
-const create =
-  (type: keyof ResourceTypes, object: Json): Write =>
-  (store, types) =>
-    void store.create(types[type], NS, object as KubeObject);
+const create = (resource: Resource, object: Json): Write[] => [{ verb: 'create', resource, object }];
 
 /** Creates the valid object, then writes its status (Jumpstarter's /status writes). */
-const writeStatus =
-  (type: keyof ResourceTypes, object: Json, status: unknown): Write =>
-  (store, types) => {
-    store.create(types[type], NS, object as KubeObject);
-    store.patch(types[type], NS, object.metadata.name, 'merge', { status }, 'status');
-  };
+const writeStatus = (resource: Resource, object: Json, status: unknown): Write[] => [
+  ...create(resource, object),
+  { verb: 'patch', resource, name: object.metadata.name, patch: { status }, subresource: 'status' },
+];
 
 /** Creates the valid object, then merge-patches it. */
-const patchAfterCreate =
-  (type: keyof ResourceTypes, object: Json, patch: Json): Write =>
-  (store, types) => {
-    store.create(types[type], NS, object as KubeObject);
-    store.patch(types[type], NS, object.metadata.name, 'merge', patch);
-  };
+const patchAfterCreate = (resource: Resource, object: Json, patch: Json): Write[] => [
+  ...create(resource, object),
+  { verb: 'patch', resource, name: object.metadata.name, patch },
+];
 
 /** `<Kind>.<group> "<name>" is invalid: ` and the causes, as kube-apiserver words a 422. */
 const invalid = (object: Json, causes: string) =>
@@ -128,7 +114,7 @@ const setCase = (what: string, change: (set: Json) => void, causes: string): Hos
   return {
     kind: 'ExporterSet',
     what,
-    write: create('exporterSets', object),
+    writes: create('exporterSets', object),
     message: invalid(object, causes),
     object,
   };
@@ -156,7 +142,7 @@ const setStatusCase = (what: string, status: Json, causes: string): HostileCase 
   return {
     kind: 'ExporterSet',
     what,
-    write: writeStatus('exporterSets', object, { ...SET_COUNTERS, ...status }),
+    writes: writeStatus('exporterSets', object, { ...SET_COUNTERS, ...status }),
     message: invalid(object, causes),
   };
 };
@@ -165,21 +151,21 @@ const classCase = (what: string, change: (cls: Json) => void, causes: string): H
   return {
     kind: 'VirtualTargetClass',
     what,
-    write: create('classes', object),
+    writes: create('classes', object),
     message: invalid(object, causes),
     object,
   };
 };
-const exporterCase = (what: string, write: Write, causes: string): HostileCase => ({
+const exporterCase = (what: string, writes: Write[], causes: string): HostileCase => ({
   kind: 'Exporter',
   what,
-  write,
+  writes,
   message: invalid(exporter(), causes),
 });
-const leaseCase = (what: string, write: Write, causes: string): HostileCase => ({
+const leaseCase = (what: string, writes: Write[], causes: string): HostileCase => ({
   kind: 'Lease',
   what,
-  write,
+  writes,
   message: invalid(lease(), causes),
 });
 
@@ -188,7 +174,7 @@ const operationCase = (what: string, change: (op: Json) => void, causes: string)
   return {
     kind: 'ExporterOperation',
     what,
-    write: create('operations', object),
+    writes: create('operations', object),
     message: invalid(object, causes),
     object,
   };
@@ -1127,7 +1113,7 @@ export const CORPUS: readonly HostileCase[] = [
   {
     kind: 'ExporterOperation',
     what: 'a spec changed after creation',
-    write: patchAfterCreate('operations', exporterOperation(), { spec: { operation: 'Drain' } }),
+    writes: patchAfterCreate('operations', exporterOperation(), { spec: { operation: 'Drain' } }),
     message: invalid(
       exporterOperation(),
       causes('spec: Invalid value: "object": spec is immutable: create a new ExporterOperation instead'),
