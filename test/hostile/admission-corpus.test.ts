@@ -3,7 +3,8 @@
  * corpus.ts is refused by the test cluster's API server with exactly the 422 a Kubernetes API server
  * sends for our CRDs (schema, defaults, CEL rules, ObjectMeta rules), and the ExporterSets and
  * classes among them are refused at synth time as well, so a GitOps repository never holds one.
- * Hostile objects that admission lets through are the controller's to report:
+ * The messages are kube-apiserver v1.37's: test/admission/real-server.kube.test.ts sends every case to
+ * a real one and compares. Hostile objects that admission lets through are the controller's to report:
  * controller/test/hostile/hostile-lab.test.ts.
  */
 import { describe, expect, it } from '@jest/globals';
