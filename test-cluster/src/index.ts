@@ -16,6 +16,7 @@ export * from './registry';
 export * from './builtin-resources';
 export * from './store';
 export * from './admission';
+export * from './field-errors';
 export * from './selectors';
 export * from './patch';
 export * from './jumpstarter';
