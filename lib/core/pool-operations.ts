@@ -23,18 +23,40 @@ export const UPDATE_PERCENT_PATTERN = '^(100|[1-9]?[0-9])%$';
 const UPDATE_PERCENT = new RegExp(UPDATE_PERCENT_PATTERN);
 
 /**
- * RFC 3339 with a time zone, as the CRD's `format: date-time` admits it (the API server and ajv-formats
- * both require the zone); the date itself is checked by `Date.parse`.
+ * RFC 3339 with a time zone, as the CRD's `format: date-time` admits it: kube-apiserver (kube-openapi)
+ * takes a real date, `T` or `t`, hh:mm:ss with hh ≤ 23, mm ≤ 59 and ss ≤ 59, an optional fraction, and
+ * `Z`, `z` or ±hh:mm — no space for the `T`, no offset without its colon, no February 30th and no
+ * hour 24, all of which `Date.parse` takes. Synth time also refuses what the API server would take but
+ * `Date.parse` (the controller's reading) cannot: a fraction after another mark than `.`, an offset
+ * beyond ±23:59.
  */
-const RFC3339 = /^\d{4}-[01]\d-[0-3]\d[Tt ][0-2]\d:[0-5]\d:[0-5]\d(\.\d+)?([Zz]|[+-][0-2]\d:?[0-5]\d)$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^([01]\d|2[0-3]):([0-5]\d):([0-5]\d)(\.\d+)?(z|[+-]\d{2}:\d{2})$/;
 
 /** The synth-time wording of the CRD's `format: date-time` on recycleRequestedAt. */
 export const RECYCLE_REQUESTED_AT_MESSAGE =
   'recycleRequestedAt must be an RFC 3339 time with a time zone, such as 2026-11-26T18:00:00Z';
 
-/** Whether `text` is an RFC 3339 time with a zone and a real date. */
+/** Whether `text` is a real calendar date written YYYY-MM-DD. */
+function isCalendarDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+/** Whether `text` is an RFC 3339 time with a zone that the API server admits and the controller reads. */
 export function isRfc3339(text: string): boolean {
-  return RFC3339.test(text) && !Number.isNaN(Date.parse(text));
+  const [date, time, ...rest] = text.toLowerCase().split('t');
+  return (
+    rest.length === 0 &&
+    time !== undefined &&
+    isCalendarDate(date) &&
+    TIME.test(time) &&
+    !Number.isNaN(Date.parse(text))
+  );
 }
 
 /**

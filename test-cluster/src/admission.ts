@@ -1,7 +1,7 @@
 /**
- * Admission of custom resources, as a Kubernetes API server does it with a CRD's structural schema —
- * the test cluster runs it on every write of our kinds, and the library tests (test/support) use it to
- * check the CRDs offline. For a candidate object it
+ * Admission of custom resources, as kube-apiserver does it with a CRD's structural schema — the test
+ * cluster runs it on every write of our kinds, and the library tests (test/support) use it to check
+ * the CRDs offline. For a candidate object it
  *
  *   1. resets `status` when the CRD has a status subresource (dropped on create, kept from the old
  *      object on update), unless the caller writes status on purpose (`keepStatus`);
@@ -9,55 +9,86 @@
  *   3. applies schema defaults (recursively: into present objects, array items and map values, and
  *      into objects that were themselves just defaulted; a null in a non-nullable field is defaulted
  *      or dropped);
- *   4. validates the OpenAPI part with ajv (`strict: false`, ajv-formats), with `nullable` and
- *      `x-kubernetes-int-or-string` translated and other `x-kubernetes-*` keywords dropped;
- *   5. evaluates every `x-kubernetes-validations` rule with @marcbachmann/cel-js wherever its schema
+ *   4. checks apiVersion and kind (alone: when they are wrong nothing else is checked);
+ *   5. validates the OpenAPI part as kube-openapi does (openapi-validation.ts) — on a /status write
+ *      the status against the status schema, paths below `status`;
+ *   6. checks the scale subresource's replicas paths (an int64 from 0 to 2^31-1) and selector path;
+ *   7. finds duplicates in `x-kubernetes-list-type` set and map lists;
+ *   8. evaluates every `x-kubernetes-validations` rule with @marcbachmann/cel-js wherever its schema
  *      node occurs in the object (each array item, each map value), with integer fields as BigInt
  *      (JS numbers are CEL doubles) and date-time strings as timestamps. Rules that use `oldSelf`
  *      (transition rules) run only on update, where the old value at the same place exists.
  *
- * Like the API server, CEL rules are skipped (with one note, when the CRD has rules) when the object
- * breaks a type, enum, required, maxLength, maxItems or maxProperties constraint: the rules are
- * written for the shape these guarantee, and their cost was estimated for the sizes they bound.
+ * Like the API server, the CEL rules are skipped (with one note, when the CRD has rules) when an
+ * earlier error — the caller's ObjectMeta errors included — is a blocking one: a wrong type, an
+ * unsupported value, a missing required field, a string too long or too many items or properties.
+ * Findings are kube-apiserver's field errors, worded as it words them (field-errors.ts).
+ * Not simulated: validation ratcheting (an update that leaves an invalid field as it was is refused
+ * here; kube-apiserver lets it through with a warning).
  *
- * The ajv validators and CEL programs of a CRD are compiled once (`compileCrd` caches per CRD object),
- * because admission sits on the hot path of the benchmarks.
+ * The CEL programs of a CRD are compiled once (`compileCrd` caches per CRD object), because admission
+ * sits on the hot path of the benchmarks.
  */
 import { Environment } from '@marcbachmann/cel-js';
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormats from 'ajv-formats';
 import type {
   CustomResourceDefinition,
   CustomResourceDefinitionVersion,
   JSONSchemaProps,
   ValidationRule,
 } from 'virtual-exporters/internal';
+import {
+  BLOCKING_ERROR_TYPES,
+  errorBody,
+  goKind,
+  goPlain,
+  goTypeName,
+  NIL_PATH,
+  OMIT_VALUE,
+  type FieldError,
+  type FieldErrorType,
+} from './field-errors';
 import { cloneJson, isJsonMap, type JsonMap } from './json-values';
+import { validateOpenApi } from './openapi-validation';
 import type { Admission, AdmissionCause } from './types';
 
 /** The note the API server adds when type errors stop it from running the CEL rules. */
 export const CEL_SKIPPED_MESSAGE =
   'some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
-/** Kubernetes' field error types that admission produces (`field.ErrorType`). */
-export type FindingType = 'FieldValueInvalid' | 'FieldValueRequired' | 'FieldValueNotSupported';
+/** Kubernetes' field error types (`field.ErrorType`). */
+export type FindingType = FieldErrorType;
 
 /** One admission error. */
 export interface AdmissionFinding {
-  /** Kubernetes-style field path, e.g. `spec.template.spec.drivers[1].name`, `spec.selector.matchLabels[app]`. */
+  /**
+   * The field path as Kubernetes prints it, `''` for the object itself: `spec.template.spec.drivers[1].name`;
+   * map values are `.key` in schema errors and `[key]` in CEL rule errors (`spec.template.metadata.labels[team]`).
+   */
   readonly path: string;
-  /** The rule's own words: a CEL rule's message verbatim, `Required value`, `must be of type integer`. */
+  /**
+   * For `Invalid value` errors the words after the value — a CEL rule's message verbatim, or the
+   * validator's (`spec.minReplicas in body should be greater than or equal to 0`); for the others the
+   * whole error body (`Required value`, `Unsupported value: "x": supported values: ...`,
+   * `Too long: may not be more than 64 bytes`, `Too many: 65: must have at most 64 items`).
+   */
   readonly message: string;
   readonly type: FindingType;
-  /** What Kubernetes prints after `Invalid value:` — the bad value, or the schema type for CEL rules. */
-  readonly value?: unknown;
+  /** The field error as the API server reports it. */
+  readonly error: FieldError;
 }
 
 export interface ReviewOptions {
   /** The stored object, for an update: enables transition rules (`oldSelf`) and keeps its status. */
   readonly oldObject?: unknown;
-  /** Validate `status` as given (a write to the /status subresource) instead of resetting it. */
+  /** Validate `status` as given instead of resetting it. */
   readonly keepStatus?: boolean;
+  /**
+   * A write to the /status subresource (implies `keepStatus`): the OpenAPI check covers the status
+   * only, against the status schema with paths below `status`, as kube-apiserver's status strategy does.
+   */
+  readonly statusWrite?: boolean;
+  /** Errors found before (the API server's ObjectMeta checks): they come first and can block the CEL rules. */
+  readonly priorErrors?: readonly FieldError[];
   /** Version to validate against; default: the one in the object's apiVersion, else the storage version. */
   readonly version?: string;
 }
@@ -83,19 +114,16 @@ type Json = unknown;
 
 // ---- paths ----
 
+/** A property (`.name`, or `[name]` when it is not an identifier), or an item (`[i]`), of `path`. */
 function child(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) return path ? `${path}.${key}` : key;
   return `${path}[${key}]`;
 }
 
-function fromJsonPointer(pointer: string): string {
-  if (!pointer) return '';
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce<string>((p, s) => child(p, /^\d+$/.test(s) ? Number(s) : s), '');
+/** A map value of `path` (`field.Path.Key`): always `[key]`. */
+function keyOf(path: string, key: string): string {
+  return `${path}[${key}]`;
 }
 
 /** Applies a rule's `fieldPath` (`.a.b`, `.a['x']`, `.a[0]`) to the rule's location. */
@@ -157,101 +185,111 @@ function applyDefaults(value: Json, schema: JSONSchemaProps): void {
   }
 }
 
-// ---- OpenAPI validation with ajv ----
+// ---- scale subresource and list types ----
 
-const ajv = new Ajv({ strict: false, allErrors: true, verbose: true });
-addFormats(ajv);
-
-const PASSTHROUGH_KEYWORDS = [
-  'format',
-  'enum',
-  'minimum',
-  'maximum',
-  'exclusiveMinimum',
-  'exclusiveMaximum',
-  'multipleOf',
-  'minLength',
-  'maxLength',
-  'pattern',
-  'minItems',
-  'maxItems',
-  'uniqueItems',
-  'minProperties',
-  'maxProperties',
-  'required',
-] as const;
-
-/** Translates a structural schema into plain JSON Schema for ajv. */
-function toAjvSchema(s: JSONSchemaProps): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const raw = s as Record<string, unknown>;
-  for (const k of PASSTHROUGH_KEYWORDS) if (raw[k] !== undefined) out[k] = raw[k];
-  if (typeof out.format === 'string' && !ajv.formats[out.format]) delete out.format;
-  if (s.type) out.type = s.nullable ? [s.type, 'null'] : s.type;
-  if (s.nullable && Array.isArray(out.enum)) out.enum = [...(out.enum as unknown[]), null];
-  if (s.properties) {
-    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, toAjvSchema(v)]));
+/** `unstructured.NestedFieldNoCopy` and the typed accessors over it: the value, or the accessor error. */
+function nested(
+  obj: JsonMap,
+  fields: readonly string[],
+  want: 'int64' | 'string',
+): { value?: unknown; error?: string } {
+  let val: unknown = obj;
+  for (const [i, f] of fields.entries()) {
+    if (val === null || val === undefined) return {};
+    if (!isJsonMap(val)) {
+      return {
+        error: `.${fields.slice(0, i + 1).join('.')} accessor error: ${goPlain(val)} is of the type ${goTypeName(val)}, expected map[string]interface{}`,
+      };
+    }
+    if (!(f in val)) return {};
+    val = val[f];
   }
-  const additional = additionalOf(s);
-  if (additional) out.additionalProperties = toAjvSchema(additional);
-  if (s.items) out.items = toAjvSchema(s.items);
-  if (s.anyOf) out.anyOf = s.anyOf.map(toAjvSchema);
-  if (s['x-kubernetes-int-or-string'] && !s.anyOf) out.anyOf = [{ type: 'integer' }, { type: 'string' }];
-  return out;
+  if (val === null || val === undefined) return {};
+  if (goKind(val) !== want) {
+    return {
+      error: `.${fields.join('.')} accessor error: ${goPlain(val)} is of the type ${goTypeName(val)}, expected ${want}`,
+    };
+  }
+  return { value: val };
 }
 
-/**
- * The errors that "block" the CEL rules on a real API server (apiextensions' hasBlockingErr: type,
- * not-supported, required, too-long and too-many field errors). Other violations (pattern, minimum,
- * minLength, format...) leave the rules running.
- */
-const BLOCKING = new Set(['type', 'enum', 'anyOf', 'required', 'maxLength', 'maxItems', 'maxProperties']);
+/** The checks of a replicas path of the scale subresource (customResourceValidator.ValidateScaleSpec/Status). */
+function scaleReplicasErrors(object: JsonMap, path: string): FieldError[] {
+  const { value, error } = nested(object, path.replace(/^\./, '').split('.'), 'int64');
+  const invalid = (v: unknown, detail: string): FieldError[] => [
+    { field: path, type: 'FieldValueInvalid', value: v, detail },
+  ];
+  if (error) return invalid(0, error);
+  const n = typeof value === 'number' ? value : 0;
+  if (n < 0) return invalid(n, 'should be a non-negative integer');
+  if (n > 2 ** 31 - 1) return invalid(n, `should be less than or equal to ${2 ** 31 - 1}`);
+  return [];
+}
 
-function schemaFindings(errors: readonly ErrorObject[]): { findings: AdmissionFinding[]; blocking: boolean } {
-  const out: AdmissionFinding[] = [];
-  let blocking = false;
-  for (const e of errors) {
-    // The branches of an int-or-string anyOf are summarised by the anyOf error itself.
-    if (e.schemaPath.includes('/anyOf/')) continue;
-    if (BLOCKING.has(e.keyword)) blocking = true;
-    const path = fromJsonPointer(e.instancePath);
-    switch (e.keyword) {
-      case 'required': {
-        const missing = (e.params as { missingProperty: string }).missingProperty;
-        out.push({ path: child(path, missing), message: 'Required value', type: 'FieldValueRequired' });
-        break;
-      }
-      case 'type':
-        out.push({
-          path,
-          message: `must be of type ${String((e.params as { type: unknown }).type)}`,
-          type: 'FieldValueInvalid',
-          value: e.data,
-        });
-        break;
-      case 'enum': {
-        const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
-        out.push({
-          path,
-          message: `Unsupported value: ${JSON.stringify(e.data)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
-          type: 'FieldValueNotSupported',
-          value: e.data,
-        });
-        break;
-      }
-      case 'anyOf':
-        out.push({
-          path,
-          message: 'must be an integer or a string',
-          type: 'FieldValueInvalid',
-          value: e.data,
-        });
-        break;
-      default:
-        out.push({ path, message: e.message ?? e.keyword, type: 'FieldValueInvalid', value: e.data });
-    }
+function scaleErrors(
+  object: JsonMap,
+  scale: NonNullable<CustomResourceDefinitionVersion['subresources']>['scale'],
+  statusWrite: boolean,
+): FieldError[] {
+  if (!scale) return [];
+  const errors = statusWrite ? [] : scaleReplicasErrors(object, scale.specReplicasPath);
+  errors.push(...scaleReplicasErrors(object, scale.statusReplicasPath));
+  if (scale.labelSelectorPath) {
+    const path = scale.labelSelectorPath;
+    const { error } = nested(object, path.replace(/^\./, '').split('.'), 'string');
+    if (error) errors.push({ field: path, type: 'FieldValueInvalid', value: '', detail: error });
   }
-  return { findings: out, blocking };
+  return errors;
+}
+
+/** Duplicates in `x-kubernetes-list-type: set` and `map` lists (apiextensions' listtype validation). */
+function listTypeErrors(value: Json, schema: JSONSchemaProps, path: string, out: FieldError[]): void {
+  if (Array.isArray(value)) {
+    const listType = schema['x-kubernetes-list-type'];
+    const at = (i: number) => (path ? `${path}[${i}]` : `[${i}]`);
+    const duplicates = (keys: readonly unknown[]) => {
+      const seen = new Map<string, number>();
+      const found: number[] = [];
+      keys.forEach((k, i) => {
+        const id = JSON.stringify(k);
+        const times = seen.get(id) ?? 0;
+        seen.set(id, times + 1);
+        if (times === 1) found.push(i);
+      });
+      return found;
+    };
+    if (listType === 'set') {
+      for (const i of duplicates(value))
+        out.push({ field: at(i), type: 'FieldValueDuplicate', value: value[i], detail: '' });
+    } else if (listType === 'map') {
+      const bad = value.findIndex((x) => x !== null && !isJsonMap(x));
+      if (bad >= 0) {
+        out.push({
+          field: at(bad),
+          type: 'FieldValueInvalid',
+          value: value[bad],
+          detail: 'must be an object for an array of list-type map',
+        });
+      } else {
+        const keys = schema['x-kubernetes-list-map-keys'] ?? [];
+        const keyOfItem = (x: Json) =>
+          Object.fromEntries(keys.filter((k) => isJsonMap(x) && k in x).map((k) => [k, (x as JsonMap)[k]]));
+        const itemKeys = value.map(keyOfItem);
+        for (const i of duplicates(itemKeys)) {
+          out.push({ field: at(i), type: 'FieldValueDuplicate', value: itemKeys[i], detail: '' });
+        }
+      }
+    }
+    if (schema.items) value.forEach((item, i) => listTypeErrors(item, schema.items!, at(i), out));
+    return;
+  }
+  if (!isJsonMap(value)) return;
+  const additional = additionalOf(schema);
+  for (const [k, v] of Object.entries(value)) {
+    const prop = schema.properties?.[k];
+    if (prop) listTypeErrors(v, prop, path ? `${path}.${k}` : k, out);
+    else if (additional) listTypeErrors(v, additional, keyOf(path, k), out);
+  }
 }
 
 // ---- CEL rules ----
@@ -355,40 +393,56 @@ function run(p: Program | Error, context: Record<string, unknown>): unknown {
 interface RuleWalk {
   readonly rules: Map<JSONSchemaProps, CompiledRule[]>;
   readonly isUpdate: boolean;
-  readonly findings: AdmissionFinding[];
+  readonly errors: FieldError[];
+}
+
+/** The error of a rule that does not hold, as the rule's `reason` asks (default: an invalid value). */
+function ruleError(rule: ValidationRule, field: string, value: unknown, detail: string): FieldError {
+  switch (rule.reason) {
+    case 'FieldValueRequired':
+      return { field, type: 'FieldValueRequired', value: '', detail };
+    case 'FieldValueForbidden':
+      return { field, type: 'FieldValueForbidden', value: '', detail };
+    case 'FieldValueDuplicate':
+      return { field, type: 'FieldValueDuplicate', value, detail: '' };
+    default:
+      return { field, type: 'FieldValueInvalid', value, detail };
+  }
 }
 
 function evaluateRules(value: Json, old: Json, schema: JSONSchemaProps, path: string, walk: RuleWalk): void {
   if (value === undefined || value === null) return;
   const rules = walk.rules.get(schema);
   if (rules) {
-    // CEL reports the schema type as the "value" of a rule violation (`Invalid value: "object"`).
-    const shown = schema.type ?? 'object';
+    // The API server shows a scalar's value, never an object's or a list's; when a rule cannot be
+    // evaluated, it shows the schema type.
+    const shown = schema.type === 'object' || schema.type === 'array' ? OMIT_VALUE : value;
+    const type = schema.type ?? '';
     let context: Record<string, unknown> | undefined;
     for (const r of rules) {
       // Transition rules need an old value at the same place; optionalOldSelf is not simulated.
       if (r.transition && (!walk.isUpdate || old === undefined || old === null)) continue;
-      const at = applyFieldPath(path, r.rule.fieldPath);
+      const at = applyFieldPath(path, r.rule.fieldPath) || NIL_PATH;
       context ??= { self: toCel(value, schema), oldSelf: toCel(old, schema) };
       let result: unknown;
       try {
         result = run(r.program, context);
       } catch (err) {
-        walk.findings.push({
-          path: at,
-          message: `${r.message} (the rule could not be evaluated: ${firstLine(err)})`,
+        walk.errors.push({
+          field: at,
           type: 'FieldValueInvalid',
-          value: shown,
+          value: type,
+          detail: `${r.message} (the rule could not be evaluated: ${firstLine(err)})`,
         });
         continue;
       }
       if (result === true) continue;
       if (result !== false) {
-        walk.findings.push({
-          path: at,
-          message: `${r.message} (the rule returned ${String(result)}, not a bool)`,
+        walk.errors.push({
+          field: at,
           type: 'FieldValueInvalid',
-          value: shown,
+          value: type,
+          detail: `${r.message} (the rule returned ${String(result)}, not a bool)`,
         });
         continue;
       }
@@ -401,7 +455,7 @@ function evaluateRules(value: Json, old: Json, schema: JSONSchemaProps, path: st
           // The API server falls back to `message` too.
         }
       }
-      walk.findings.push({ path: at, message: text, type: 'FieldValueInvalid', value: shown });
+      walk.errors.push(ruleError(r.rule, at, shown, text));
     }
   }
 
@@ -425,8 +479,10 @@ function evaluateRules(value: Json, old: Json, schema: JSONSchemaProps, path: st
   if (isJsonMap(value)) {
     const additional = additionalOf(schema);
     for (const [k, v] of Object.entries(value)) {
-      const prop = schema.properties?.[k] ?? additional;
-      if (prop) evaluateRules(v, isJsonMap(old) ? old[k] : undefined, prop, child(path, k), walk);
+      const oldValue = isJsonMap(old) ? old[k] : undefined;
+      const prop = schema.properties?.[k];
+      if (prop) evaluateRules(v, oldValue, prop, child(path, k), walk);
+      else if (additional) evaluateRules(v, oldValue, additional, keyOf(path, k), walk);
     }
   }
 }
@@ -436,13 +492,23 @@ function evaluateRules(value: Json, old: Json, schema: JSONSchemaProps, path: st
 interface CompiledVersion {
   readonly version: CustomResourceDefinitionVersion;
   readonly schema: JSONSchemaProps;
-  readonly validate: ValidateFunction;
   readonly rules: Map<JSONSchemaProps, CompiledRule[]>;
 }
 
 function compileVersion(version: CustomResourceDefinitionVersion): CompiledVersion {
   const schema = version.schema.openAPIV3Schema;
-  return { version, schema, validate: ajv.compile(toAjvSchema(schema)), rules: compileRules(schema) };
+  return { version, schema, rules: compileRules(schema) };
+}
+
+/** A field error as a finding of the library's admission checks. */
+function findingOf(error: FieldError): AdmissionFinding {
+  const invalid = error.type === 'FieldValueInvalid' || error.type === 'FieldValueTypeInvalid';
+  return {
+    path: error.field === NIL_PATH ? '' : error.field,
+    message: invalid ? error.detail : errorBody(error),
+    type: error.type,
+    error,
+  };
 }
 
 function reviewWith(
@@ -451,35 +517,40 @@ function reviewWith(
   obj: unknown,
   options: ReviewOptions,
 ): ReviewResult {
-  const { version, schema, validate, rules } = compiled;
+  const { version, schema, rules } = compiled;
   const object = cloneJson(obj);
   if (!isJsonMap(object)) {
-    return {
-      object: {},
-      findings: [{ path: '', message: 'must be an object', type: 'FieldValueInvalid', value: obj }],
-      pruned: [],
+    const error: FieldError = {
+      field: NIL_PATH,
+      type: 'FieldValueInvalid',
+      value: obj,
+      detail: 'must be an object',
     };
+    return { object: {}, findings: [findingOf(error)], pruned: [] };
   }
-  const findings: AdmissionFinding[] = [];
+  // TypeMeta first, and alone (customResourceValidator.ValidateTypeMeta).
+  const typeMeta: FieldError[] = [];
+  if (object.kind !== crd.spec.names.kind) {
+    typeMeta.push({
+      field: 'kind',
+      type: 'FieldValueInvalid',
+      value: typeof object.kind === 'string' ? object.kind : '',
+      detail: `must be ${crd.spec.names.kind}`,
+    });
+  }
   const expectedApiVersion = `${crd.spec.group}/${version.name}`;
   if (object.apiVersion !== expectedApiVersion) {
-    findings.push({
-      path: 'apiVersion',
-      message: `must be ${expectedApiVersion} (got ${JSON.stringify(object.apiVersion)})`,
+    typeMeta.push({
+      field: 'apiVersion',
       type: 'FieldValueInvalid',
-      value: object.apiVersion,
+      value: typeof object.apiVersion === 'string' ? object.apiVersion : '',
+      detail: `must be ${expectedApiVersion}`,
     });
   }
-  if (object.kind !== crd.spec.names.kind) {
-    findings.push({
-      path: 'kind',
-      message: `must be ${crd.spec.names.kind} (got ${JSON.stringify(object.kind)})`,
-      type: 'FieldValueInvalid',
-      value: object.kind,
-    });
-  }
+  if (typeMeta.length > 0) return { object, findings: typeMeta.map(findingOf), pruned: [] };
 
-  if (version.subresources?.status && !options.keepStatus) {
+  const statusWrite = options.statusWrite === true;
+  if (version.subresources?.status && !options.keepStatus && !statusWrite) {
     const oldStatus = isJsonMap(options.oldObject) ? options.oldObject.status : undefined;
     if (oldStatus === undefined) delete object.status;
     else object.status = cloneJson(oldStatus);
@@ -489,23 +560,26 @@ function reviewWith(
   prune(object, schema, '', pruned, true);
   applyDefaults(object, schema);
 
-  let blocking = false;
-  if (!validate(object)) {
-    const found = schemaFindings(validate.errors ?? []);
-    findings.push(...found.findings);
-    blocking = found.blocking;
-  }
+  const errors: FieldError[] = [...(options.priorErrors ?? [])];
+  const statusSchema = schema.properties?.status;
+  if (!statusWrite) errors.push(...validateOpenApi(schema, object, null));
+  else if (statusSchema && object.status !== undefined)
+    errors.push(...validateOpenApi(statusSchema, object.status, 'status'));
+  errors.push(...scaleErrors(object, version.subresources?.scale, statusWrite));
+  listTypeErrors(object, schema, '', errors);
 
-  if (blocking) {
-    if (rules.size > 0)
-      findings.push({ path: '', message: CEL_SKIPPED_MESSAGE, type: 'FieldValueInvalid', value: 'null' });
-  } else if (rules.size > 0) {
-    const isUpdate = options.oldObject !== undefined;
-    const old = isUpdate ? cloneJson(options.oldObject) : undefined;
-    if (isUpdate && isJsonMap(old)) applyDefaults(old, schema);
-    evaluateRules(object, old, schema, '', { rules, isUpdate, findings });
+  if (rules.size > 0) {
+    if (errors.some((e) => BLOCKING_ERROR_TYPES.has(e.type))) {
+      errors.push({ field: NIL_PATH, type: 'FieldValueInvalid', value: null, detail: CEL_SKIPPED_MESSAGE });
+    } else {
+      const isUpdate = options.oldObject !== undefined;
+      const old = isUpdate ? cloneJson(options.oldObject) : undefined;
+      if (isUpdate && isJsonMap(old)) applyDefaults(old, schema);
+      evaluateRules(object, old, schema, '', { rules, isUpdate, errors });
+    }
   }
-  return { object, findings, pruned };
+  const own = errors.slice(options.priorErrors?.length ?? 0);
+  return { object, findings: own.map(findingOf), pruned };
 }
 
 const compiledCrds = new WeakMap<CustomResourceDefinition, CompiledCrd>();
@@ -532,19 +606,9 @@ export function compileCrd(crd: CustomResourceDefinition): CompiledCrd {
   return compiled;
 }
 
-/** How Kubernetes renders the value of an `Invalid value` error: JSON, cut short when long. */
-function shownValue(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'null';
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
-}
-
-/** A finding as a `Status` cause: the message is Kubernetes' error body (`Invalid value: "object": <rule message>`). */
+/** A finding as a `Status` cause: the field (`<nil>` for the object itself), the error body, the type. */
 export function causeOf(finding: AdmissionFinding): AdmissionCause {
-  const message =
-    finding.type === 'FieldValueInvalid'
-      ? `Invalid value: ${shownValue(finding.value)}: ${finding.message}`
-      : finding.message;
-  return { field: finding.path, message, reason: finding.type };
+  return { field: finding.error.field, message: errorBody(finding.error), reason: finding.type };
 }
 
 /**
@@ -555,10 +619,21 @@ export function crdAdmission(crd: CustomResourceDefinition, version?: string): A
   const compiled = compileCrd(crd);
   const name = version ?? crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]?.name;
   return {
-    admit(object, old) {
+    admit(object, old, options = {}) {
       const result = compiled.review(object, {
         version: name,
         keepStatus: true,
+        ...(options.statusWrite ? { statusWrite: true } : {}),
+        ...(options.prior
+          ? {
+              priorErrors: options.prior.map((c): FieldError => ({
+                field: c.field,
+                type: (c.reason ?? 'FieldValueInvalid') as FieldErrorType,
+                value: OMIT_VALUE,
+                detail: c.message,
+              })),
+            }
+          : {}),
         ...(old !== undefined ? { oldObject: old } : {}),
       });
       return { object: result.object as typeof object, causes: result.findings.map(causeOf) };

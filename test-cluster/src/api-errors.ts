@@ -3,6 +3,7 @@
  * match on reason, code and often the message): NotFound, Conflict, AlreadyExists, Invalid with
  * causes, BadRequest.
  */
+import { errorBody, NIL_PATH } from './field-errors';
 import { ApiError, type AdmissionCause, type ResourceType } from './types';
 
 export const qualifiedResource = (rt: ResourceType) => (rt.group ? `${rt.plural}.${rt.group}` : rt.plural);
@@ -60,7 +61,7 @@ export function invalid(
   name: string,
   causes: readonly AdmissionCause[],
 ): ApiError {
-  const errors = causes.map((c) => `${c.field || '<nil>'}: ${c.message}`);
+  const errors = causes.map((c) => `${c.field || NIL_PATH}: ${c.message}`);
   const summary = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
   return new ApiError(
     422,
@@ -73,7 +74,7 @@ export function invalid(
       causes: causes.map((c) => ({
         reason: c.reason ?? 'FieldValueInvalid',
         message: c.message,
-        field: c.field,
+        field: c.field || NIL_PATH,
       })),
     },
   );
@@ -81,7 +82,7 @@ export function invalid(
 
 export const invalidCause = (field: string, value: unknown, message: string): AdmissionCause => ({
   field,
-  message: `Invalid value: ${JSON.stringify(value)}: ${message}`,
+  message: errorBody({ type: 'FieldValueInvalid', value, detail: message }),
   reason: 'FieldValueInvalid',
 });
 

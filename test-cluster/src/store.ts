@@ -61,6 +61,7 @@ import { scaleOf, writePath } from './scale';
 import { objectFilter } from './selectors';
 import {
   ApiError,
+  type AdmissionCause,
   apiVersionOf,
   type Clock,
   type DeleteOptions,
@@ -279,10 +280,25 @@ export function createStore(options: StoreOptions): MemoryStore {
     return object;
   }
 
-  function admit(rt: ResourceType, object: KubeObject, old?: KubeObject): KubeObject {
-    if (!rt.admission) return object;
-    const { object: admitted, causes } = rt.admission.admit(object, old);
-    if (causes.length > 0) throw invalid(rt.kind, rt.group, object.metadata.name ?? '', causes);
+  /**
+   * Admission of a write: the ObjectMeta causes found before (`prior`) and the kind's own admission
+   * (custom resources), reported together in one 422 as kube-apiserver reports them.
+   */
+  function admit(
+    rt: ResourceType,
+    object: KubeObject,
+    old?: KubeObject,
+    options: { statusWrite?: boolean; prior?: AdmissionCause[] } = {},
+  ): KubeObject {
+    const prior = options.prior ?? [];
+    if (!rt.admission) {
+      if (prior.length > 0) throw invalid(rt.kind, rt.group, object.metadata.name ?? '', prior);
+      return object;
+    }
+    const { object: admitted, causes } = rt.admission.admit(object, old, { ...options, prior });
+    if (prior.length + causes.length > 0) {
+      throw invalid(rt.kind, rt.group, object.metadata.name ?? '', [...prior, ...causes]);
+    }
     return admitted;
   }
 
@@ -514,6 +530,7 @@ export function createStore(options: StoreOptions): MemoryStore {
       );
     }
     let next: KubeObject;
+    let prior: AdmissionCause[] = [];
     if (subresource === 'status') {
       next = cloneJson(existing);
       if (object.status !== undefined) next.status = object.status;
@@ -542,10 +559,9 @@ export function createStore(options: StoreOptions): MemoryStore {
           ]);
         }
       }
-      const causes = metadataCauses(rt, next, false);
-      if (causes.length > 0) throw invalid(rt.kind, rt.group, name, causes);
+      prior = metadataCauses(rt, next, false);
     }
-    next = admit(rt, next, existing);
+    next = admit(rt, next, existing, { statusWrite: subresource === 'status', prior });
     const spec = (o: KubeObject) => ({
       ...o,
       metadata: undefined,
@@ -688,8 +704,7 @@ export function createStore(options: StoreOptions): MemoryStore {
       }
       const name = meta.name;
       if (ns !== undefined) requireNamespace(rt, ns, name);
-      const causes = metadataCauses(rt, object, true);
-      if (causes.length > 0) throw invalid(rt.kind, rt.group, name, causes);
+      const prior = metadataCauses(rt, object, true);
       for (const field of SERVER_FIELDS) if (field !== 'name') delete meta[field];
       if (ns !== undefined) meta.namespace = ns;
       meta.uid = randomUUID();
@@ -697,7 +712,7 @@ export function createStore(options: StoreOptions): MemoryStore {
       meta.generation = 1;
       if (rt.statusSubresource) delete object.status;
       if (isNamespace(rt)) object.status = { phase: 'Active' };
-      const admitted = admit(rt, object);
+      const admitted = admit(rt, object, undefined, { prior });
       const key = keyOf(ns, name);
       if (c.objects.has(key)) {
         throw new ApiError(

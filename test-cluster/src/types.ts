@@ -43,10 +43,25 @@ export interface AdmissionCause {
   reason?: string;
 }
 
+/** How a write is admitted. */
+export interface AdmitOptions {
+  /** A write to the /status subresource: its schema check covers the status only. */
+  readonly statusWrite?: boolean;
+  /** The ObjectMeta causes found before: they are reported first and can keep the CEL rules from running. */
+  readonly prior?: readonly AdmissionCause[];
+}
+
 /** Admission of one resource type: defaulting + structural validation + CEL (our CRDs only). */
 export interface Admission {
-  /** Returns the defaulted object (a copy) and the findings; `old` is set on update (transition rules). */
-  admit(object: KubeObject, old?: KubeObject): { object: KubeObject; causes: AdmissionCause[] };
+  /**
+   * Returns the defaulted object (a copy) and the causes of its refusal (not repeating `prior`); `old`
+   * is set on update (transition rules).
+   */
+  admit(
+    object: KubeObject,
+    old?: KubeObject,
+    options?: AdmitOptions,
+  ): { object: KubeObject; causes: AdmissionCause[] };
   /** Paths of the fields of `object` its schema does not know (what pruning would drop). */
   unknownFields?(object: KubeObject): string[];
 }

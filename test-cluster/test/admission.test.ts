@@ -51,32 +51,37 @@ describe('crdAdmission (the test cluster admission of our CRDs)', () => {
     expect(sets.admit(exporterSet({ minReplicas: 4 })).causes).toEqual([
       {
         field: 'spec',
-        message: `Invalid value: "object": ${RuleMessages.minReplicasLeMax}`,
+        message: `Invalid value: ${RuleMessages.minReplicasLeMax}`,
         reason: 'FieldValueInvalid',
       },
     ]);
   });
 
-  it('reports schema violations with their Kubernetes cause types', () => {
+  it('reports schema violations with their Kubernetes cause types and words', () => {
     const { causes } = sets.admit(
       exporterSet({ maxReplicas: 'three', recycleStrategy: 'Sometimes', selector: undefined }),
     );
-    expect(causes).toEqual(
-      expect.arrayContaining([
-        {
-          field: 'spec.maxReplicas',
-          message: 'Invalid value: "three": must be of type integer',
-          reason: 'FieldValueInvalid',
-        },
-        {
-          field: 'spec.recycleStrategy',
-          message: 'Unsupported value: "Sometimes": supported values: "ExitAndReplace", "InPlaceReuse"',
-          reason: 'FieldValueNotSupported',
-        },
-        { field: 'spec.selector', message: 'Required value', reason: 'FieldValueRequired' },
-        { field: '', message: `Invalid value: "null": ${CEL_SKIPPED_MESSAGE}`, reason: 'FieldValueInvalid' },
-      ]),
-    );
+    expect(causes).toEqual([
+      {
+        field: 'spec.maxReplicas',
+        message: 'Invalid value: "string": spec.maxReplicas in body must be of type integer: "string"',
+        reason: 'FieldValueTypeInvalid',
+      },
+      {
+        field: 'spec.recycleStrategy',
+        message: 'Unsupported value: "Sometimes": supported values: "ExitAndReplace", "InPlaceReuse"',
+        reason: 'FieldValueNotSupported',
+      },
+      { field: 'spec.selector', message: 'Required value', reason: 'FieldValueRequired' },
+      // maxReplicas is the scale subresource's specReplicasPath, which must hold an int64.
+      {
+        field: '.spec.maxReplicas',
+        message:
+          'Invalid value: 0: .spec.maxReplicas accessor error: three is of the type string, expected int64',
+        reason: 'FieldValueInvalid',
+      },
+      { field: '<nil>', message: `Invalid value: null: ${CEL_SKIPPED_MESSAGE}`, reason: 'FieldValueInvalid' },
+    ]);
   });
 
   it('validates status as given: the store, not admission, isolates status', () => {
@@ -91,7 +96,7 @@ describe('crdAdmission (the test cluster admission of our CRDs)', () => {
     expect(leases.admit(lease({ tags: { team: 'kernel' } }), created).causes).toEqual([
       {
         field: 'spec',
-        message: `Invalid value: "object": ${LeaseRuleMessages.tagsImmutable}`,
+        message: `Invalid value: ${LeaseRuleMessages.tagsImmutable}`,
         reason: 'FieldValueInvalid',
       },
     ]);

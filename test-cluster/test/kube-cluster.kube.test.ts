@@ -3,11 +3,16 @@
  * ServiceAccount tokens, the garbage collector and namespace controller of kube-controller-manager,
  * kubectl, and every process gone after stop.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiException, CoreV1Api, RbacAuthorizationV1Api, VersionApi } from '@kubernetes/client-node';
 import { startKubeCluster, type KubeCluster } from '../src';
 import { eventually, rejection } from './conformance-support';
+
+// Maps `virtual-exporters/*` to the library's sources in a child process (no build needed).
+const LIBRARY_SOURCES = 'controller/test/operations/support/library-sources.cjs';
 
 let cluster: KubeCluster;
 let core: CoreV1Api;
@@ -125,6 +130,28 @@ describe('real cluster › stop', () => {
     expect(pids.filter(alive)).toEqual([]);
     expect(existsSync(other.dataDir)).toBe(false);
   }, 180_000);
+});
+
+describe('real cluster › a killed test process', () => {
+  it('leaves no etcd or kube-apiserver behind when the process that started them is SIGKILLed', async () => {
+    // A child Node process starts a cluster, prints the pids and kills itself: no exit hook runs.
+    const script = `
+      require(${JSON.stringify(resolve('test-cluster/src/index.ts'))})
+        .startKubeCluster({ crds: [] })
+        .then((c) => { console.log(JSON.stringify(c.processes.map((p) => p.pid))); process.kill(process.pid, 'SIGKILL'); });`;
+    const child = spawn(
+      process.execPath,
+      ['-r', 'ts-node/register/transpile-only', '-r', resolve(LIBRARY_SOURCES), '-e', script],
+      { env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const signal = await new Promise((done) => child.once('exit', (_code, sig) => done(sig)));
+    expect(signal).toBe('SIGKILL');
+    const pids = JSON.parse(out.trim().split('\n').pop()!) as number[];
+    expect(pids).toHaveLength(3);
+    await eventually(() => expect(pids.filter(alive)).toEqual([]), 15_000);
+  }, 240_000);
 });
 
 function alive(pid: number): boolean {

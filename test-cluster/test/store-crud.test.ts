@@ -111,9 +111,10 @@ describe('store › create', () => {
       store.create(configMaps, 'default', configMap('Bad_Name', { labels: { 'a b': 'c' } })),
     );
     expect(err.code).toBe(422);
-    expect(err.details?.causes?.map((c) => c.field)).toEqual(['metadata.name', 'metadata.labels[a b]']);
+    // As kube-apiserver reports them: a label's cause names the labels, its value is the bad key.
+    expect(err.details?.causes?.map((c) => c.field)).toEqual(['metadata.name', 'metadata.labels']);
     expect(err.message).toMatch(
-      /^ConfigMap "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": .+, metadata\.labels/,
+      /^ConfigMap "Bad_Name" is invalid: \[metadata\.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain .+, metadata\.labels: Invalid value: "a b": name part must consist of/,
     );
   });
 

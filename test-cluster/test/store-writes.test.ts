@@ -70,12 +70,12 @@ describe('store › admission of custom resources', () => {
     expect(spec(created)).toMatchObject({ minAvailableReplicas: 0, recycleStrategy: 'ExitAndReplace' });
   });
 
-  it('rejects a CEL rule violation with 422, the rule message verbatim and a FieldValueInvalid cause', () => {
+  it('rejects a CEL rule violation with 422, the rule message verbatim (no value shown for an object) and a FieldValueInvalid cause', () => {
     const { store } = setup();
     const err = apiError(() => store.create(exporterSets, 'lab', exporterSet('pool', { minReplicas: 5 })));
     expect(err).toMatchObject({ code: 422, reason: 'Invalid' });
     expect(err.message).toBe(
-      `ExporterSet.virtualtarget.jumpstarter.dev "pool" is invalid: spec: Invalid value: "object": ${RuleMessages.minReplicasLeMax}`,
+      `ExporterSet.virtualtarget.jumpstarter.dev "pool" is invalid: spec: Invalid value: ${RuleMessages.minReplicasLeMax}`,
     );
     expect(err.details).toEqual({
       name: 'pool',
@@ -84,22 +84,22 @@ describe('store › admission of custom resources', () => {
       causes: [
         {
           reason: 'FieldValueInvalid',
-          message: `Invalid value: "object": ${RuleMessages.minReplicasLeMax}`,
+          message: `Invalid value: ${RuleMessages.minReplicasLeMax}`,
           field: 'spec',
         },
       ],
     });
   });
 
-  it('rejects a schema violation with the field and the bad value', () => {
+  it('rejects a schema violation with the field and the type the API server decoded', () => {
     const { store } = setup();
     const err = apiError(() =>
       store.create(exporterSets, 'lab', exporterSet('pool', { maxReplicas: 'three' })),
     );
     expect(err.code).toBe(422);
     expect(err.details?.causes?.[0]).toEqual({
-      reason: 'FieldValueInvalid',
-      message: 'Invalid value: "three": must be of type integer',
+      reason: 'FieldValueTypeInvalid',
+      message: 'Invalid value: "string": spec.maxReplicas in body must be of type integer: "string"',
       field: 'spec.maxReplicas',
     });
   });

@@ -4,14 +4,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments, parse } from 'yaml';
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { ConfigMap, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-models/v1';
 import {
   ClusterRole,
   ClusterRoleBinding,
   Role,
   RoleBinding,
 } from 'kubernetes-models/rbac.authorization.k8s.io/v1';
-import { buildInstallChart, INSTALL_PROPS, installFiles } from '../../examples/install/app';
+import {
+  buildInstallChart,
+  INSTALL_NAMESPACE,
+  INSTALL_PROPS,
+  installFiles,
+} from '../../examples/install/app';
 import { buildExporterSetController } from '../../lib/manifests';
 
 /** Every document of a YAML stream; a document that does not parse fails the test. */
@@ -23,6 +28,7 @@ function documents(text: string): any[] {
 }
 
 const MODELS: Record<string, new (o: any) => { validate(): void }> = {
+  Namespace,
   Deployment,
   Service,
   ServiceAccount,
@@ -43,7 +49,10 @@ describe('examples/install: install.yaml, monitoring.yaml and kustomization.yaml
     const operator = (o: any) => o.apiVersion === 'monitoring.coreos.com/v1';
     expect(install).toEqual(chart.filter((o) => !operator(o)));
     expect(monitoring).toEqual(chart.filter(operator));
-    expect(chart).toEqual(buildExporterSetController(INSTALL_PROPS));
+    expect(chart).toEqual([
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: INSTALL_NAMESPACE } },
+      ...buildExporterSetController(INSTALL_PROPS),
+    ]);
   });
 
   it('puts in monitoring.yaml only what needs the Prometheus Operator, and the rest in install.yaml', () => {

@@ -1,30 +1,23 @@
 /**
  * The hostile-input corpus of issue 7 that admission decides: malformed or adversarial
- * ExporterSets, VirtualTargetClasses, Exporters and Leases, each as the write a client would send.
- * Every case starts from a valid object (so the one change is what is rejected) and is written to
- * the test cluster's store: our CRDs' structural schema, defaults and CEL rules, and the API server's
- * ObjectMeta rules, exactly as on every request of the test cluster.
+ * ExporterSets, VirtualTargetClasses, Exporters and Leases, each as the writes a client would send.
+ * Every case starts from a valid object (so the one change is what is rejected). The writes are data:
+ * test/hostile/admission-corpus.test.ts runs them on the test cluster's store (our CRDs' structural
+ * schema, defaults and CEL rules, and the API server's ObjectMeta rules, exactly as on every request
+ * of the test cluster), test/admission/real-server.kube.test.ts on a real kube-apiserver.
  */
 import type { JsonObject } from '../../lib/api';
-import type { KubeObject, MemoryStore, ResourceType } from 'virtual-exporters-test-cluster';
+import type { Resource, Write } from '../admission/writes';
+
+export type { Resource, Write };
 
 export const NS = 'lab';
-
-/** What a case writes, through the store; it throws the API server's error when admission refuses it. */
-export type Write = (store: MemoryStore, types: ResourceTypes) => void;
-
-export interface ResourceTypes {
-  readonly exporterSets: ResourceType;
-  readonly classes: ResourceType;
-  readonly exporters: ResourceType;
-  readonly leases: ResourceType;
-  readonly operations: ResourceType;
-}
 
 export interface HostileCase {
   readonly kind: 'ExporterSet' | 'VirtualTargetClass' | 'Exporter' | 'Lease' | 'ExporterOperation';
   readonly what: string;
-  readonly write: Write;
+  /** The writes, in order: every one but the last is admitted; the last is refused. */
+  readonly writes: readonly Write[];
   /** The whole `Status.message` of the 4xx answer. */
   readonly message: string;
   /** For ExporterSets, classes and operations: the object, to check that synth-time validation refuses it too. */
@@ -98,26 +91,19 @@ export function exporterOperation(change: (op: Json) => void = () => {}): Json {
   return object;
 }
 
-const create =
-  (type: keyof ResourceTypes, object: Json): Write =>
-  (store, types) =>
-    void store.create(types[type], NS, object as KubeObject);
+const create = (resource: Resource, object: Json): Write[] => [{ verb: 'create', resource, object }];
 
 /** Creates the valid object, then writes its status (Jumpstarter's /status writes). */
-const writeStatus =
-  (type: keyof ResourceTypes, object: Json, status: unknown): Write =>
-  (store, types) => {
-    store.create(types[type], NS, object as KubeObject);
-    store.patch(types[type], NS, object.metadata.name, 'merge', { status }, 'status');
-  };
+const writeStatus = (resource: Resource, object: Json, status: unknown): Write[] => [
+  ...create(resource, object),
+  { verb: 'patch', resource, name: object.metadata.name, patch: { status }, subresource: 'status' },
+];
 
 /** Creates the valid object, then merge-patches it. */
-const patchAfterCreate =
-  (type: keyof ResourceTypes, object: Json, patch: Json): Write =>
-  (store, types) => {
-    store.create(types[type], NS, object as KubeObject);
-    store.patch(types[type], NS, object.metadata.name, 'merge', patch);
-  };
+const patchAfterCreate = (resource: Resource, object: Json, patch: Json): Write[] => [
+  ...create(resource, object),
+  { verb: 'patch', resource, name: object.metadata.name, patch },
+];
 
 /** `<Kind>.<group> "<name>" is invalid: ` and the causes, as kube-apiserver words a 422. */
 const invalid = (object: Json, causes: string) =>
@@ -128,7 +114,7 @@ const setCase = (what: string, change: (set: Json) => void, causes: string): Hos
   return {
     kind: 'ExporterSet',
     what,
-    write: create('exporterSets', object),
+    writes: create('exporterSets', object),
     message: invalid(object, causes),
     object,
   };
@@ -156,7 +142,7 @@ const setStatusCase = (what: string, status: Json, causes: string): HostileCase 
   return {
     kind: 'ExporterSet',
     what,
-    write: writeStatus('exporterSets', object, { ...SET_COUNTERS, ...status }),
+    writes: writeStatus('exporterSets', object, { ...SET_COUNTERS, ...status }),
     message: invalid(object, causes),
   };
 };
@@ -165,21 +151,21 @@ const classCase = (what: string, change: (cls: Json) => void, causes: string): H
   return {
     kind: 'VirtualTargetClass',
     what,
-    write: create('classes', object),
+    writes: create('classes', object),
     message: invalid(object, causes),
     object,
   };
 };
-const exporterCase = (what: string, write: Write, causes: string): HostileCase => ({
+const exporterCase = (what: string, writes: Write[], causes: string): HostileCase => ({
   kind: 'Exporter',
   what,
-  write,
+  writes,
   message: invalid(exporter(), causes),
 });
-const leaseCase = (what: string, write: Write, causes: string): HostileCase => ({
+const leaseCase = (what: string, writes: Write[], causes: string): HostileCase => ({
   kind: 'Lease',
   what,
-  write,
+  writes,
   message: invalid(lease(), causes),
 });
 
@@ -188,7 +174,7 @@ const operationCase = (what: string, change: (op: Json) => void, causes: string)
   return {
     kind: 'ExporterOperation',
     what,
-    write: create('operations', object),
+    writes: create('operations', object),
     message: invalid(object, causes),
     object,
   };
@@ -200,7 +186,7 @@ const expressions = (set: Json, ...list: unknown[]) => (set.spec.selector.matchE
 
 /** The note the API server appends when type errors kept it from running the CEL rules. */
 const CEL_SKIPPED =
-  '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
+  '<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation';
 
 /** The CEL message of spec.pinnedRevision (RuleMessages.pinnedRevision, spelled out: the corpus pins the wording). */
 const PINNED_REVISION =
@@ -230,180 +216,204 @@ export const CORPUS: readonly HostileCase[] = [
   setCase(
     'minReplicas as a string',
     (s) => (s.spec.minReplicas = '3'),
-    causes('spec.minReplicas: Invalid value: "3": must be of type integer', CEL_SKIPPED),
+    causes(
+      'spec.minReplicas: Invalid value: "string": spec.minReplicas in body must be of type integer: "string"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'maxReplicas as a fraction',
     (s) => (s.spec.maxReplicas = 1.5),
     causes(
-      'spec.maxReplicas: Invalid value: 1.5: must be of type integer',
-      'spec.maxReplicas: Invalid value: 1.5: must match format "int32"',
+      'spec.maxReplicas: Invalid value: "float64": spec.maxReplicas in body must be of type int32: "float64"',
+      '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.maxReplicas',
+      '.spec.maxReplicas: Invalid value: 0: .spec.maxReplicas accessor error: 1.5 is of the type float64, expected int64',
       CEL_SKIPPED,
     ),
   ),
   setCase(
     'maxReplicas as a boolean',
     (s) => (s.spec.maxReplicas = true),
-    causes('spec.maxReplicas: Invalid value: true: must be of type integer', CEL_SKIPPED),
+    causes(
+      'spec.maxReplicas: Invalid value: "": spec.maxReplicas in body must be of type int32: ""',
+      '.spec.maxReplicas: Invalid value: 0: .spec.maxReplicas accessor error: true is of the type bool, expected int64',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'a negative minReplicas',
     (s) => (s.spec.minReplicas = -1),
-    causes('spec.minReplicas: Invalid value: -1: must be >= 0'),
+    causes(
+      'spec.minReplicas: Invalid value: -1: spec.minReplicas in body should be greater than or equal to 0',
+    ),
   ),
   setCase(
     'a negative minAvailableReplicas',
     (s) => (s.spec.minAvailableReplicas = -100),
-    causes('spec.minAvailableReplicas: Invalid value: -100: must be >= 0'),
+    causes(
+      'spec.minAvailableReplicas: Invalid value: -100: spec.minAvailableReplicas in body should be greater than or equal to 0',
+    ),
   ),
   setCase(
     'maxReplicas beyond int32',
     (s) => (s.spec.maxReplicas = 2 ** 31),
-    causes('spec.maxReplicas: Invalid value: 2147483648: must match format "int32"'),
+    causes(
+      '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.maxReplicas',
+      '.spec.maxReplicas: Invalid value: 2147483648: should be less than or equal to 2147483647',
+    ),
   ),
   setCase(
     'minAvailableReplicas of 1e300',
     (s) => (s.spec.minAvailableReplicas = 1e300),
     causes(
-      'spec.minAvailableReplicas: Invalid value: 1e+300: must match format "int32"',
-      'spec: Invalid value: "object": minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+      'spec.minAvailableReplicas: Invalid value: "float64": spec.minAvailableReplicas in body must be of type int32: "float64"',
+      '<nil>: Invalid value: "": Checked value must be of type integer with format int32 in spec.minAvailableReplicas',
+      CEL_SKIPPED,
     ),
   ),
   setCase(
     'minReplicas above maxReplicas',
     (s) => (s.spec.minReplicas = 5),
     causes(
-      'spec: Invalid value: "object": minReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+      'spec: Invalid value: minReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
     ),
   ),
   setCase(
     'minAvailableReplicas above maxReplicas',
     (s) => (s.spec.minAvailableReplicas = 2 ** 31 - 1),
     causes(
-      'spec: Invalid value: "object": minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+      'spec: Invalid value: minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
     ),
   ),
   setCase(
     'a spec that is a string',
     (s) => (s.spec = 'minReplicas: 1'),
-    causes('spec: Invalid value: "minReplicas: 1": must be of type object', CEL_SKIPPED),
+    causes(
+      'spec: Invalid value: "string": spec in body must be of type object: "string"',
+      '.spec.maxReplicas: Invalid value: 0: .spec.maxReplicas accessor error: minReplicas: 1 is of the type string, expected map[string]interface{}',
+      CEL_SKIPPED,
+    ),
   ),
   // --- durations ---
   setCase(
     'a cooldown in words',
     (s) => (s.spec.scaleDownCooldown = '5 minutes'),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+      'spec.scaleDownCooldown: Invalid value: "5 minutes": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
     ),
   ),
   setCase(
     'a negative cooldown',
     (s) => (s.spec.scaleDownCooldown = '-5m'),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+      'spec.scaleDownCooldown: Invalid value: "-5m": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
     ),
   ),
   setCase(
     'an empty cooldown',
     (s) => (s.spec.scaleDownCooldown = ''),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+      'spec.scaleDownCooldown: Invalid value: "": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
     ),
   ),
   setCase(
     'a cooldown as a number',
     (s) => (s.spec.scaleDownCooldown = 300),
-    causes('spec.scaleDownCooldown: Invalid value: 300: must be of type string', CEL_SKIPPED),
+    causes(
+      'spec.scaleDownCooldown: Invalid value: "integer": spec.scaleDownCooldown in body must be of type string: "integer"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'a cooldown of 65 characters',
     (s) => (s.spec.scaleDownCooldown = '1'.repeat(64) + 's'),
-    causes(
-      'spec.scaleDownCooldown: Invalid value: "1111111111111111111111111111111111111111111111111111111111111111s": must NOT have more than 64 characters',
-      CEL_SKIPPED,
-    ),
+    causes('spec.scaleDownCooldown: Too long: may not be more than 64 bytes', CEL_SKIPPED),
   ),
   setCase(
     'a cooldown with a shell command',
     (s) => (s.spec.scaleDownCooldown = '5m; rm -rf /'),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+      'spec.scaleDownCooldown: Invalid value: "5m; rm -rf /": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
     ),
   ),
   setCase(
     'a cooldown with a newline',
     (s) => (s.spec.scaleDownCooldown = '5m\n1h'),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+      'spec.scaleDownCooldown: Invalid value: "5m\\n1h": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
     ),
   ),
   setCase(
     'a cooldown in days',
     (s) => (s.spec.scaleDownCooldown = '1d'),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
+      'spec.scaleDownCooldown: Invalid value: "1d": scaleDownCooldown must be a duration such as 30s, 5m or 1h30m',
     ),
   ),
   setCase(
     'a cooldown beyond Go durations',
     (s) => (s.spec.scaleDownCooldown = '9999999999h'),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+      'spec.scaleDownCooldown: Invalid value: "9999999999h": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
     ),
   ),
   setCase(
     'a cooldown of 100000 hours',
     (s) => (s.spec.scaleDownCooldown = '100000h'),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+      'spec.scaleDownCooldown: Invalid value: "100000h": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
     ),
   ),
   setCase(
     'a cooldown of 10 billion seconds in parts',
     (s) => (s.spec.scaleDownCooldown = '1000000000s'.repeat(5)),
     causes(
-      'spec.scaleDownCooldown: Invalid value: "string": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+      'spec.scaleDownCooldown: Invalid value: "1000000000s1000000000s1000000000s1000000000s1000000000s": scaleDownCooldown is out of range: write at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
     ),
   ),
   // --- revisions ---
   setCase(
     'a pinned revision with capitals and a space',
     (s) => (s.spec.pinnedRevision = 'Pool 1'),
-    causes(`spec.pinnedRevision: Invalid value: "string": ${PINNED_REVISION}`),
+    causes(`spec.pinnedRevision: Invalid value: "Pool 1": ${PINNED_REVISION}`),
   ),
   setCase(
     'a pinned revision with a shell command',
     (s) => (s.spec.pinnedRevision = 'pool-1;rm -rf /'),
-    causes(`spec.pinnedRevision: Invalid value: "string": ${PINNED_REVISION}`),
+    causes(`spec.pinnedRevision: Invalid value: "pool-1;rm -rf /": ${PINNED_REVISION}`),
   ),
   setCase(
     'an empty pinned revision',
     (s) => (s.spec.pinnedRevision = ''),
-    causes(`spec.pinnedRevision: Invalid value: "string": ${PINNED_REVISION}`),
+    causes(`spec.pinnedRevision: Invalid value: "": ${PINNED_REVISION}`),
   ),
   setCase(
     'a pinned revision of 254 characters',
     (s) => (s.spec.pinnedRevision = 'a'.repeat(254)),
-    causes(
-      // The API server shows at most 120 characters of a value.
-      `spec.pinnedRevision: Invalid value: "${'a'.repeat(116)}...: must NOT have more than 253 characters`,
-      CEL_SKIPPED,
-    ),
+    causes('spec.pinnedRevision: Too long: may not be more than 253 bytes', CEL_SKIPPED),
   ),
   setCase(
     'a pinned revision as a number',
     (s) => (s.spec.pinnedRevision = 3),
-    causes('spec.pinnedRevision: Invalid value: 3: must be of type string', CEL_SKIPPED),
+    causes(
+      'spec.pinnedRevision: Invalid value: "integer": spec.pinnedRevision in body must be of type string: "integer"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'a negative revision history limit',
     (s) => (s.spec.revisionHistoryLimit = -1),
-    causes('spec.revisionHistoryLimit: Invalid value: -1: must be >= 0'),
+    causes(
+      'spec.revisionHistoryLimit: Invalid value: -1: spec.revisionHistoryLimit in body should be greater than or equal to 0',
+    ),
   ),
   setCase(
     'a revision history limit as a string',
     (s) => (s.spec.revisionHistoryLimit = '10'),
-    causes('spec.revisionHistoryLimit: Invalid value: "10": must be of type integer', CEL_SKIPPED),
+    causes(
+      'spec.revisionHistoryLimit: Invalid value: "string": spec.revisionHistoryLimit in body must be of type integer: "string"',
+      CEL_SKIPPED,
+    ),
   ),
   // --- forecast warm buffers (issue 17) ---
   setCase(
@@ -417,12 +427,17 @@ export const CORPUS: readonly HostileCase[] = [
   setCase(
     'a negative forecast maxExtra',
     (s) => (s.spec.forecast = { mode: 'Apply', maxExtra: -1 }),
-    causes('spec.forecast.maxExtra: Invalid value: -1: must be >= 0'),
+    causes(
+      'spec.forecast.maxExtra: Invalid value: -1: spec.forecast.maxExtra in body should be greater than or equal to 0',
+    ),
   ),
   setCase(
     'a forecast maxExtra as a string',
     (s) => (s.spec.forecast = { mode: 'Apply', maxExtra: '2' }),
-    causes('spec.forecast.maxExtra: Invalid value: "2": must be of type integer', CEL_SKIPPED),
+    causes(
+      'spec.forecast.maxExtra: Invalid value: "string": spec.forecast.maxExtra in body must be of type integer: "string"',
+      CEL_SKIPPED,
+    ),
   ),
   // --- enums and references ---
   setCase(
@@ -437,30 +452,30 @@ export const CORPUS: readonly HostileCase[] = [
   setCase(
     'a schedule cron with a seconds field',
     (s) => (s.spec.schedules = [schedule({ cron: '0 0 8 * * 1-5' })]),
-    causes(`spec.schedules[0].cron: Invalid value: "string": ${SCHEDULE_CRON}`),
+    causes(`spec.schedules[0].cron: Invalid value: "0 0 8 * * 1-5": ${SCHEDULE_CRON}`),
   ),
   setCase(
     'a schedule cron with a shell command',
     (s) => (s.spec.schedules = [schedule({ cron: '$(reboot)' })]),
-    causes(`spec.schedules[0].cron: Invalid value: "string": ${SCHEDULE_CRON}`),
+    causes(`spec.schedules[0].cron: Invalid value: "$(reboot)": ${SCHEDULE_CRON}`),
   ),
   setCase(
     'a schedule time zone as a path',
     (s) => (s.spec.schedules = [schedule({ timeZone: '../../etc/localtime' })]),
     causes(
-      'spec.schedules[0].timeZone: Invalid value: "string": schedules[].timeZone must be an IANA time zone name such as UTC, Europe/Berlin or America/New_York',
+      'spec.schedules[0].timeZone: Invalid value: "../../etc/localtime": schedules[].timeZone must be an IANA time zone name such as UTC, Europe/Berlin or America/New_York',
     ),
   ),
   setCase(
     'a schedule window of zero',
     (s) => (s.spec.schedules = [schedule({ duration: '0s' })]),
-    causes('spec.schedules[0].duration: Invalid value: "string": schedules[].duration must be longer than 0'),
+    causes('spec.schedules[0].duration: Invalid value: "0s": schedules[].duration must be longer than 0'),
   ),
   setCase(
     'a schedule lead time with a sign',
     (s) => (s.spec.schedules = [schedule({ leadTime: '-5m' })]),
     causes(
-      'spec.schedules[0].leadTime: Invalid value: "string": schedules[].leadTime must be a duration such as 2m, 10m or 1h, with at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
+      'spec.schedules[0].leadTime: Invalid value: "-5m": schedules[].leadTime must be a duration such as 2m, 10m or 1h, with at most 5 digits before h, 7 before m, 9 before s, 12 before ms, 15 before us and 18 before ns',
     ),
   ),
   setCase(
@@ -472,23 +487,21 @@ export const CORPUS: readonly HostileCase[] = [
     'two schedules of one name',
     (s) => (s.spec.schedules = [schedule(), schedule({ cron: '@daily' })]),
     causes(
-      'spec.schedules: Invalid value: "array": schedules[].name must be unique among the schedules: rename one of them',
+      'spec.schedules[1]: Duplicate value: {"name":"work"}',
+      'spec.schedules: Invalid value: schedules[].name must be unique among the schedules: rename one of them',
     ),
   ),
   setCase(
     'a schedule buffer above maxReplicas',
     (s) => (s.spec.schedules = [schedule({ minAvailableReplicas: 40 })]),
     causes(
-      'spec.schedules: Invalid value: "object": schedules[].minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
+      'spec.schedules: Invalid value: schedules[].minAvailableReplicas must be less than or equal to maxReplicas (when maxReplicas is not 0)',
     ),
   ),
   setCase(
     'seventeen schedules',
     (s) => (s.spec.schedules = many(17, (i) => schedule({ name: `s${i}` }))),
-    causes(
-      'spec.schedules: Invalid value: [{"name":"s0","cron":"0 8 * * 1-5","duration":"10h","minAvailableReplicas":2},{"name":"s1","cron":"0 8 * * 1-5","dura...: must NOT have more than 16 items',
-      CEL_SKIPPED,
-    ),
+    causes('spec.schedules: Too many: 17: must have at most 16 items', CEL_SKIPPED),
   ),
   // --- pool operations (issue 16): scale-in order, update strategy, requested recycle ---
   setCase(
@@ -504,16 +517,13 @@ export const CORPUS: readonly HostileCase[] = [
     (s) =>
       (s.spec.scaleInStrategy = { selectors: [{ matchExpressions: [{ key: 'tier', operator: 'In' }] }] }),
     causes(
-      'spec.scaleInStrategy.selectors[0].matchExpressions[0]: Invalid value: "object": matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
+      'spec.scaleInStrategy.selectors[0].matchExpressions[0]: Invalid value: matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
     ),
   ),
   setCase(
     'nine scale-in selectors',
     (s) => (s.spec.scaleInStrategy = { selectors: many(9, () => ({})) }),
-    causes(
-      'spec.scaleInStrategy.selectors: Invalid value: [{},{},{},{},{},{},{},{},{}]: must NOT have more than 8 items',
-      CEL_SKIPPED,
-    ),
+    causes('spec.scaleInStrategy.selectors: Too many: 9: must have at most 8 items', CEL_SKIPPED),
   ),
   setCase(
     'an unknown update strategy type',
@@ -527,49 +537,60 @@ export const CORPUS: readonly HostileCase[] = [
     'a maxSurge of 250%',
     (s) => (s.spec.updateStrategy = { maxSurge: '250%' }),
     causes(
-      'spec.updateStrategy.maxSurge: Invalid value: "object": updateStrategy.maxSurge must be a count of at least 0 or a percentage from 0% to 100%, such as 2 or 25%',
+      'spec.updateStrategy.maxSurge: Invalid value: updateStrategy.maxSurge must be a count of at least 0 or a percentage from 0% to 100%, such as 2 or 25%',
     ),
   ),
   setCase(
     'a negative maxUnavailable',
     (s) => (s.spec.updateStrategy = { maxUnavailable: -1 }),
     causes(
-      'spec.updateStrategy.maxUnavailable: Invalid value: "object": updateStrategy.maxUnavailable must be a count of at least 0 or a percentage from 0% to 100%, such as 1 or 25%',
+      'spec.updateStrategy.maxUnavailable: Invalid value: updateStrategy.maxUnavailable must be a count of at least 0 or a percentage from 0% to 100%, such as 1 or 25%',
     ),
   ),
   setCase(
     'a fractional maxSurge',
     (s) => (s.spec.updateStrategy = { maxSurge: 1.5 }),
-    causes('spec.updateStrategy.maxSurge: Invalid value: 1.5: must be an integer or a string', CEL_SKIPPED),
+    causes(
+      'spec.updateStrategy.maxSurge: Invalid value: "number": spec.updateStrategy.maxSurge in body must be of type integer,string: "number"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'maxSurge and maxUnavailable both zero',
     (s) => (s.spec.updateStrategy = { maxSurge: 0, maxUnavailable: '0%' }),
     causes(
-      'spec.updateStrategy: Invalid value: "object": updateStrategy.maxSurge and maxUnavailable must not both be 0: no outdated instance could ever be replaced',
+      'spec.updateStrategy: Invalid value: updateStrategy.maxSurge and maxUnavailable must not both be 0: no outdated instance could ever be replaced',
     ),
   ),
   setCase(
     'maxSurge with the Unmanaged strategy',
     (s) => (s.spec.updateStrategy = { type: 'Unmanaged', maxSurge: 1 }),
     causes(
-      'spec.updateStrategy: Invalid value: "object": updateStrategy.maxSurge and maxUnavailable apply to type Proactive only: remove them, or set type: Proactive',
+      'spec.updateStrategy: Invalid value: updateStrategy.maxSurge and maxUnavailable apply to type Proactive only: remove them, or set type: Proactive',
     ),
   ),
   setCase(
     'a recycle request in words',
     (s) => (s.spec.recycleRequestedAt = 'yesterday'),
-    causes('spec.recycleRequestedAt: Invalid value: "yesterday": must match format "date-time"'),
+    causes(
+      'spec.recycleRequestedAt: Invalid value: "yesterday": spec.recycleRequestedAt in body must be of type date-time: "yesterday"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'a recycle request without a time zone',
     (s) => (s.spec.recycleRequestedAt = '2026-11-26T18:00:00'),
-    causes('spec.recycleRequestedAt: Invalid value: "2026-11-26T18:00:00": must match format "date-time"'),
+    causes(
+      'spec.recycleRequestedAt: Invalid value: "2026-11-26T18:00:00": spec.recycleRequestedAt in body must be of type date-time: "2026-11-26T18:00:00"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'an empty class name',
     (s) => (s.spec.virtualTargetClassName = ''),
-    causes('spec.virtualTargetClassName: Invalid value: "": must NOT have fewer than 1 characters'),
+    causes(
+      'spec.virtualTargetClassName: Invalid value: "": spec.virtualTargetClassName in body should be at least 1 chars long',
+    ),
   ),
   setCase(
     'no class name',
@@ -583,29 +604,29 @@ export const CORPUS: readonly HostileCase[] = [
     'an unknown selector operator',
     (s) => expressions(s, { key: 'board', operator: 'Equals', values: ['qemu-x86'] }),
     causes(
-      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
+      'spec.selector.matchExpressions[0]: Invalid value: matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
     ),
   ),
   setCase(
     'a lower-case selector operator',
     (s) => expressions(s, { key: 'board', operator: 'in', values: ['qemu-x86'] }),
     causes(
-      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
+      'spec.selector.matchExpressions[0]: Invalid value: matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
     ),
   ),
   setCase(
     'In without values',
     (s) => expressions(s, { key: 'board', operator: 'In' }),
     causes(
-      'spec.selector: Invalid value: "object": selector must match the template labels, or the set would create instances forever',
-      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
+      'spec.selector: Invalid value: selector must match the template labels, or the set would create instances forever',
+      'spec.selector.matchExpressions[0]: Invalid value: matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
     ),
   ),
   setCase(
     'Exists with values',
     (s) => expressions(s, { key: 'board', operator: 'Exists', values: ['x'] }),
     causes(
-      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
+      'spec.selector.matchExpressions[0]: Invalid value: matchExpressions values must be non-empty for In and NotIn and empty for Exists and DoesNotExist',
     ),
   ),
   setCase(
@@ -616,137 +637,122 @@ export const CORPUS: readonly HostileCase[] = [
   setCase(
     '33 requirements',
     (s) => expressions(s, ...many(33, () => ({ key: 'board', operator: 'Exists' }))),
-    causes(
-      'spec.selector.matchExpressions: Invalid value: [{"key":"board","operator":"Exists"},{"key":"board","operator":"Exists"},{"key":"board","operator":"Exists"},{"key":"...: must NOT have more than 32 items',
-      CEL_SKIPPED,
-    ),
+    causes('spec.selector.matchExpressions: Too many: 33: must have at most 32 items', CEL_SKIPPED),
   ),
   setCase(
     'a requirement with 65 values',
     (s) => expressions(s, { key: 'board', operator: 'In', values: many(65, (i) => `v${i}`) }),
-    causes(
-      'spec.selector.matchExpressions[0].values: Invalid value: ["v0","v1","v2","v3","v4","v5","v6","v7","v8","v9","v10","v11","v12","v13","v14","v15","v16","v17","v18","v19","v20",...: must NOT have more than 64 items',
-      CEL_SKIPPED,
-    ),
+    causes('spec.selector.matchExpressions[0].values: Too many: 65: must have at most 64 items', CEL_SKIPPED),
   ),
   setCase(
     '65 matchLabels',
     (s) => Object.assign(s.spec.selector.matchLabels, Object.fromEntries(many(65, (i) => [`l${i}`, 'v']))),
-    causes(
-      'spec.selector.matchLabels: Invalid value: {"board":"qemu-x86","l0":"v","l1":"v","l2":"v","l3":"v","l4":"v","l5":"v","l6":"v","l7":"v","l8":"v","l9":"v","l10":"...: must NOT have more than 64 properties',
-      CEL_SKIPPED,
-    ),
+    causes('spec.selector.matchLabels: Too many: 66: must have at most 64 items', CEL_SKIPPED),
   ),
   setCase(
     'a selector that misses the template',
     (s) => (s.spec.selector.matchLabels.board = 'rpi4'),
     causes(
-      'spec.selector: Invalid value: "object": selector must match the template labels, or the set would create instances forever',
+      'spec.selector: Invalid value: selector must match the template labels, or the set would create instances forever',
     ),
   ),
   setCase(
     'a selector value with an injected label',
     (s) => (s.spec.selector.matchLabels.board = 'qemu-x86,evil=true'),
     causes(
-      'spec.selector: Invalid value: "object": selector must match the template labels, or the set would create instances forever',
+      'spec.selector: Invalid value: selector must match the template labels, or the set would create instances forever',
     ),
   ),
   setCase(
     'matchLabels as a string',
     (s) => (s.spec.selector.matchLabels = 'board=qemu-x86'),
-    causes('spec.selector.matchLabels: Invalid value: "board=qemu-x86": must be of type object', CEL_SKIPPED),
+    causes(
+      'spec.selector.matchLabels: Invalid value: "string": spec.selector.matchLabels in body must be of type object: "string"',
+      CEL_SKIPPED,
+    ),
   ),
   // --- template labels, annotations, drivers ---
   setCase(
     'a template label value of 64 characters',
     (s) => (s.spec.template.metadata.labels.board = 'x'.repeat(64)),
-    causes(
-      'spec.template.metadata.labels.board: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": must NOT have more than 63 characters',
-      CEL_SKIPPED,
-    ),
+    causes('spec.template.metadata.labels.board: Too long: may not be more than 63 bytes', CEL_SKIPPED),
   ),
   setCase(
     'a template label value with spaces',
     (s) => (s.spec.template.metadata.labels.team = 'qa team'),
     causes(
-      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+      'spec.template.metadata.labels[team]: Invalid value: "qa team": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
     ),
   ),
   setCase(
     'a template label value with a shell command',
     (s) => (s.spec.template.metadata.labels.team = '$(reboot)'),
     causes(
-      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+      'spec.template.metadata.labels[team]: Invalid value: "$(reboot)": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
     ),
   ),
   setCase(
     'a unicode template label value',
     (s) => (s.spec.template.metadata.labels.team = 'ünïcødé'),
     causes(
-      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+      'spec.template.metadata.labels[team]: Invalid value: "ünïcødé": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
     ),
   ),
   setCase(
     'a template label value ending in a dash',
     (s) => (s.spec.template.metadata.labels.team = 'qa-'),
     causes(
-      'spec.template.metadata.labels.team: Invalid value: "string": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
+      'spec.template.metadata.labels[team]: Invalid value: "qa-": template label values must be empty or up to 63 letters, digits, "-", "_" and ".", starting and ending with a letter or digit: every instance carries them as labels',
     ),
   ),
   setCase(
     'template annotations over 255 KiB',
     (s) => (s.spec.template.metadata.annotations = { notes: 'x'.repeat(255 * 1024) }),
     causes(
-      'spec.template.metadata.annotations: Invalid value: "object": template annotations must total at most 255 KiB (261120), keys and values together: every instance carries them, and Kubernetes allows 256 KiB of annotations per object',
+      'spec.template.metadata.annotations: Invalid value: template annotations must total at most 255 KiB (261120), keys and values together: every instance carries them, and Kubernetes allows 256 KiB of annotations per object',
     ),
   ),
   setCase(
     '257 template annotations',
     (s) => (s.spec.template.metadata.annotations = Object.fromEntries(many(257, (i) => [`a${i}`, 'v']))),
-    causes(
-      'spec.template.metadata.annotations: Invalid value: {"a0":"v","a1":"v","a2":"v","a3":"v","a4":"v","a5":"v","a6":"v","a7":"v","a8":"v","a9":"v","a10":"v","a11":"v","a12":...: must NOT have more than 256 properties',
-      CEL_SKIPPED,
-    ),
+    causes('spec.template.metadata.annotations: Too many: 257: must have at most 256 items', CEL_SKIPPED),
   ),
   setCase(
     '65 template labels',
     (s) =>
       Object.assign(s.spec.template.metadata.labels, Object.fromEntries(many(65, (i) => [`l${i}`, 'v']))),
-    causes(
-      'spec.template.metadata.labels: Invalid value: {"board":"qemu-x86","l0":"v","l1":"v","l2":"v","l3":"v","l4":"v","l5":"v","l6":"v","l7":"v","l8":"v","l9":"v","l10":"...: must NOT have more than 64 properties',
-      CEL_SKIPPED,
-    ),
+    causes('spec.template.metadata.labels: Too many: 66: must have at most 64 items', CEL_SKIPPED),
   ),
   setCase(
     'a template annotation that is a number',
     (s) => (s.spec.template.metadata.annotations = { replicas: 3 }),
     causes(
-      'spec.template.metadata.annotations.replicas: Invalid value: 3: must be of type string',
+      'spec.template.metadata.annotations.replicas: Invalid value: "integer": spec.template.metadata.annotations.replicas in body must be of type string: "integer"',
       CEL_SKIPPED,
     ),
   ),
   setCase(
     'drivers as a map',
     (s) => (s.spec.template.spec.drivers = { power: { type: 'x.Y' } }),
-    causes('spec.template.spec.drivers: Invalid value: {}: must be of type array', CEL_SKIPPED),
-  ),
-  setCase(
-    '65 drivers',
-    (s) => drivers(s, ...many(65, (i) => ({ name: `d${i}`, type: 'x.Y' }))),
     causes(
-      'spec.template.spec.drivers: Invalid value: [{"name":"d0","type":"x.Y"},{"name":"d1","type":"x.Y"},{"name":"d2","type":"x.Y"},{"name":"d3","type":"x.Y"},{"name":...: must NOT have more than 64 items',
+      'spec.template.spec.drivers: Invalid value: "object": spec.template.spec.drivers in body must be of type array: "object"',
       CEL_SKIPPED,
     ),
   ),
   setCase(
+    '65 drivers',
+    (s) => drivers(s, ...many(65, (i) => ({ name: `d${i}`, type: 'x.Y' }))),
+    causes('spec.template.spec.drivers: Too many: 65: must have at most 64 items', CEL_SKIPPED),
+  ),
+  setCase(
     'a driver with type and ref',
     (s) => drivers(s, { name: 'power', type: 'x.Y', ref: 'a.b' }),
-    causes('spec.template.spec.drivers[0]: Invalid value: "object": type and ref are mutually exclusive'),
+    causes('spec.template.spec.drivers[0]: Invalid value: type and ref are mutually exclusive'),
   ),
   setCase(
     'a driver with neither type nor ref',
     (s) => drivers(s, { name: 'power' }),
-    causes('spec.template.spec.drivers[0]: Invalid value: "object": either type or ref must be set'),
+    causes('spec.template.spec.drivers[0]: Invalid value: either type or ref must be set'),
   ),
   setCase(
     'a ref with config',
@@ -756,13 +762,13 @@ export const CORPUS: readonly HostileCase[] = [
         { type: 'jumpstarter_driver_composite.driver.Composite' },
         { ref: 'composite.serial', config: { baud: 9600 } },
       ),
-    causes('spec.template.spec.drivers[1]: Invalid value: "object": ref entries must not have config'),
+    causes('spec.template.spec.drivers[1]: Invalid value: ref entries must not have config'),
   ),
   setCase(
     'an empty driver name',
     (s) => drivers(s, { name: '', type: 'x.Y' }),
     causes(
-      'spec.template.spec.drivers[0]: Invalid value: "object": name must not be empty (omit it to derive the name from the driver package)',
+      'spec.template.spec.drivers[0]: Invalid value: name must not be empty (omit it to derive the name from the driver package)',
     ),
   ),
   setCase(
@@ -774,37 +780,34 @@ export const CORPUS: readonly HostileCase[] = [
         { type: 'jumpstarter_driver_power.driver.B' },
       ),
     causes(
-      'spec.template.spec.drivers: Invalid value: "array": driver names must be unique (a missing name is derived from the driver package)',
+      'spec.template.spec.drivers: Invalid value: driver names must be unique (a missing name is derived from the driver package)',
     ),
   ),
   setCase(
     'a driver config that is a string',
     (s) => drivers(s, { name: 'x', type: 'x.Y', config: 'rm -rf /' }),
     causes(
-      'spec.template.spec.drivers[0].config: Invalid value: "rm -rf /": must be of type object',
+      'spec.template.spec.drivers[0].config: Invalid value: "string": spec.template.spec.drivers[0].config in body must be of type object: "string"',
       CEL_SKIPPED,
     ),
   ),
   setCase(
     'a driver type of 129 characters',
     (s) => drivers(s, { type: `${'x'.repeat(127)}.Y` }),
-    causes(
-      'spec.template.spec.drivers[0].type: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...: must NOT have more than 128 characters',
-      CEL_SKIPPED,
-    ),
+    causes('spec.template.spec.drivers[0].type: Too long: may not be more than 128 bytes', CEL_SKIPPED),
   ),
   setCase(
     'a ref with an empty segment',
     (s) => drivers(s, { ref: 'a..b' }),
     causes(
-      'spec.template.spec.drivers[0].ref: Invalid value: "a..b": must match pattern "^[^.]+([.][^.]+)*$"',
+      'spec.template.spec.drivers[0].ref: Invalid value: "a..b": spec.template.spec.drivers[0].ref in body should match \'^[^.]+([.][^.]+)*$\'',
     ),
   ),
   setCase(
     'a driver that is a string',
     (s) => drivers(s, 'jumpstarter_driver_power.driver.QemuPower'),
     causes(
-      'spec.template.spec.drivers[0]: Invalid value: "jumpstarter_driver_power.driver.QemuPower": must be of type object',
+      'spec.template.spec.drivers[0]: Invalid value: "string": spec.template.spec.drivers[0] in body must be of type object: "string"',
       CEL_SKIPPED,
     ),
   ),
@@ -812,17 +815,26 @@ export const CORPUS: readonly HostileCase[] = [
   setCase(
     'parameters as a list',
     (s) => (s.spec.parameters = [{ arch: 'x86_64' }]),
-    causes('spec.parameters: Invalid value: [{"arch":"x86_64"}]: must be of type object', CEL_SKIPPED),
+    causes(
+      'spec.parameters: Invalid value: "array": spec.parameters in body must be of type object: "array"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'parameters as a YAML string',
     (s) => (s.spec.parameters = 'arch: x86_64'),
-    causes('spec.parameters: Invalid value: "arch: x86_64": must be of type object', CEL_SKIPPED),
+    causes(
+      'spec.parameters: Invalid value: "string": spec.parameters in body must be of type object: "string"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'an image that is a number',
     (s) => (s.spec.images = { exporter: { image: 42 } }),
-    causes('spec.images.exporter.image: Invalid value: 42: must be of type string', CEL_SKIPPED),
+    causes(
+      'spec.images.exporter.image: Invalid value: "integer": spec.images.exporter.image in body must be of type string: "integer"',
+      CEL_SKIPPED,
+    ),
   ),
   setCase(
     'an unknown pull policy',
@@ -837,49 +849,49 @@ export const CORPUS: readonly HostileCase[] = [
     'a unicode name',
     (s) => (s.metadata.name = 'pööl'),
     causes(
-      'metadata.name: Invalid value: "pööl": must be a lowercase DNS-1123 subdomain: lowercase letters, digits, "-" and ".", starting and ending with a letter or digit (e.g. "rpi4-virtual" or "lab.example.com")',
+      "metadata.name: Invalid value: \"pööl\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
     ),
   ),
   setCase(
     'a name of 64 characters',
     (s) => (s.metadata.name = `p${'o'.repeat(62)}l`),
     causes(
-      '<nil>: Invalid value: "object": metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance',
+      '<nil>: Invalid value: metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance',
     ),
   ),
   setCase(
     'a name of 253 characters',
     (s) => (s.metadata.name = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`),
     causes(
-      '<nil>: Invalid value: "object": metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance',
+      '<nil>: Invalid value: metadata.name must be at most 63 characters: it is the value of the exporterset.jumpstarter.dev/name label on every instance',
     ),
   ),
   setCase(
     'a label value with a shell command',
     (s) => (s.metadata.labels = { team: 'x; rm -rf /' }),
     causes(
-      'metadata.labels[team]: Invalid value: "x; rm -rf /": label value must be empty or consist of letters, digits, "-", "_" and ".", starting and ending with a letter or digit (e.g. "rpi4" or "true")',
+      "metadata.labels: Invalid value: \"x; rm -rf /\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
     ),
   ),
   setCase(
     'a label key with unicode',
     (s) => (s.metadata.labels = { 'ünï/team': 'a' }),
     causes(
-      'metadata.labels[ünï/team]: Invalid value: "ünï/team": label key must have a DNS-1123 subdomain before "/" (lowercase letters, digits, "-" and ".", at most 253 characters)',
+      "metadata.labels: Invalid value: \"ünï/team\": prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
     ),
   ),
   setCase(
     'an annotation key with spaces',
     (s) => (s.metadata.annotations = { 'bad key': 'v' }),
     causes(
-      'metadata.annotations[bad key]: Invalid value: "bad key": annotation key must have a name part of letters, digits, "-", "_" and ".", starting and ending with a letter or digit (e.g. "board" or "kubernetes.io/arch")',
+      "metadata.annotations: Invalid value: \"bad key\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ),
   ),
   setCase(
     'a label value of 64 characters',
     (s) => (s.metadata.labels = { team: 'x'.repeat(64) }),
     causes(
-      'metadata.labels[team]: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": label value must be at most 63 characters long',
+      'metadata.labels: Invalid value: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx": must be no more than 63 bytes',
     ),
   ),
   // --- VirtualTargetClass ---
@@ -887,7 +899,7 @@ export const CORPUS: readonly HostileCase[] = [
   classCase(
     'an empty provisioner',
     (c) => (c.spec.provisioner = ''),
-    causes('spec.provisioner: Invalid value: "": must NOT have fewer than 1 characters'),
+    causes('spec.provisioner: Invalid value: "": spec.provisioner in body should be at least 1 chars long'),
   ),
   classCase(
     'an unknown binding mode',
@@ -904,12 +916,16 @@ export const CORPUS: readonly HostileCase[] = [
   classCase(
     'parameters as a list',
     (c) => (c.spec.parameters = ['x86_64']),
-    causes('spec.parameters: Invalid value: ["x86_64"]: must be of type object'),
+    causes(
+      'spec.parameters: Invalid value: "array": spec.parameters in body must be of type object: "array"',
+    ),
   ),
   classCase(
     'a credentials Secret name that is a number',
     (c) => (c.spec.credentialsSecretRef = { name: 7 }),
-    causes('spec.credentialsSecretRef.name: Invalid value: 7: must be of type string'),
+    causes(
+      'spec.credentialsSecretRef.name: Invalid value: "integer": spec.credentialsSecretRef.name in body must be of type string: "integer"',
+    ),
   ),
   classCase(
     'a CA bundle reference without a name',
@@ -919,30 +935,38 @@ export const CORPUS: readonly HostileCase[] = [
   classCase(
     'tolerations as a map',
     (c) => (c.spec.scheduling = { tolerations: { kvm: 'Exists' } }),
-    causes('spec.scheduling.tolerations: Invalid value: {}: must be of type array'),
+    causes(
+      'spec.scheduling.tolerations: Invalid value: "object": spec.scheduling.tolerations in body must be of type array: "object"',
+    ),
   ),
   classCase(
     'a resource limit in words',
     (c) => (c.spec.scheduling = { resources: { limits: { cpu: 'lots' } } }),
     causes(
-      'spec.scheduling.resources.limits.cpu: Invalid value: "lots": must match pattern "^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$"',
+      'spec.scheduling.resources.limits.cpu: Invalid value: "lots": spec.scheduling.resources.limits.cpu in body should match \'^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$\'',
     ),
   ),
   classCase(
     'a node selector value that is a number',
     (c) => (c.spec.scheduling = { nodeSelector: { kvm: 1 } }),
-    causes('spec.scheduling.nodeSelector.kvm: Invalid value: 1: must be of type string'),
+    causes(
+      'spec.scheduling.nodeSelector.kvm: Invalid value: "integer": spec.scheduling.nodeSelector.kvm in body must be of type string: "integer"',
+    ),
   ),
   // --- ExporterSet status: the lease-wait objectives (the controller writes them; anyone with /status could) ---
   setStatusCase(
     'a warm-hit ratio above 1',
     { leaseWait: { windowStart: '2026-01-01T00:00:00Z', leases: 1, warmHitRatio: 1.5 } },
-    causes('status.leaseWait.warmHitRatio: Invalid value: 1.5: must be <= 1'),
+    causes(
+      'status.leaseWait.warmHitRatio: Invalid value: 1.5: leaseWait.warmHitRatio in body should be less than or equal to 1',
+    ),
   ),
   setStatusCase(
     'a lease-wait p95 below zero',
     { leaseWait: { windowStart: '2026-01-01T00:00:00Z', leases: 1, p95Seconds: -3 } },
-    causes('status.leaseWait.p95Seconds: Invalid value: -3: must be >= 0'),
+    causes(
+      'status.leaseWait.p95Seconds: Invalid value: -3: leaseWait.p95Seconds in body should be greater than or equal to 0',
+    ),
   ),
   setStatusCase(
     'a lease-wait window without its start',
@@ -952,7 +976,10 @@ export const CORPUS: readonly HostileCase[] = [
   setStatusCase(
     'a startup p95 as a string',
     { startupP95Seconds: '40s' },
-    causes('status.startupP95Seconds: Invalid value: "40s": must be of type integer', CEL_SKIPPED),
+    causes(
+      'status.startupP95Seconds: Invalid value: "string": startupP95Seconds in body must be of type integer: "string"',
+      CEL_SKIPPED,
+    ),
   ),
   // --- Exporter (Jumpstarter's CRD) ---
   exporterCase(
@@ -961,17 +988,19 @@ export const CORPUS: readonly HostileCase[] = [
       'exporters',
       exporter((e) => (e.spec.enabled = 'yes')),
     ),
-    causes('spec.enabled: Invalid value: "yes": must be of type boolean'),
+    causes('spec.enabled: Invalid value: "string": spec.enabled in body must be of type boolean: "string"'),
   ),
   exporterCase(
     'conditions that are not a list',
     writeStatus('exporters', exporter(), { conditions: 'Online' }),
-    causes('status.conditions: Invalid value: "Online": must be of type array'),
+    causes('status.conditions: Invalid value: "string": conditions in body must be of type array: "string"'),
   ),
   exporterCase(
     'a condition item that is null',
     writeStatus('exporters', exporter(), { conditions: [null] }),
-    causes('status.conditions[0]: Invalid value: null: must be of type object'),
+    causes(
+      'status.conditions[0]: Invalid value: "null": conditions[0] in body must be of type object: "null"',
+    ),
   ),
   exporterCase(
     'a condition without reason',
@@ -1009,7 +1038,7 @@ export const CORPUS: readonly HostileCase[] = [
   exporterCase(
     'a credential reference that is a string',
     writeStatus('exporters', exporter(), { credential: 'pool-0-exporter' }),
-    causes('status.credential: Invalid value: "pool-0-exporter": must be of type object'),
+    causes('status.credential: Invalid value: "string": credential in body must be of type object: "string"'),
   ),
   // --- Lease (Jumpstarter's CRD) ---
   leaseCase(
@@ -1018,7 +1047,7 @@ export const CORPUS: readonly HostileCase[] = [
       'leases',
       lease((l) => (l.spec.selector = {})),
     ),
-    causes('spec: Invalid value: "object": one of selector or exporterRef.name is required'),
+    causes('spec: Invalid value: one of selector or exporterRef.name is required'),
   ),
   leaseCase(
     'no clientRef',
@@ -1034,7 +1063,7 @@ export const CORPUS: readonly HostileCase[] = [
       'leases',
       lease((l) => (l.spec.context = { ['k'.repeat(33)]: 'v' })),
     ),
-    causes('spec: Invalid value: "object": context keys max 32 chars, values max 64 chars'),
+    causes('spec: Invalid value: context keys max 32 chars, values max 64 chars'),
   ),
   leaseCase(
     'tags changed after creation',
@@ -1043,7 +1072,7 @@ export const CORPUS: readonly HostileCase[] = [
       lease((l) => (l.spec.tags = { team: 'a' })),
       { spec: { tags: { team: 'b' } } },
     ),
-    causes('spec: Invalid value: "object": tags are immutable after creation'),
+    causes('spec: Invalid value: tags are immutable after creation'),
   ),
   leaseCase(
     'a status without ended',
@@ -1053,42 +1082,48 @@ export const CORPUS: readonly HostileCase[] = [
   leaseCase(
     'an exporterRef name that is a number',
     writeStatus('leases', lease(), { ended: false, exporterRef: { name: 42 } }),
-    causes('status.exporterRef.name: Invalid value: 42: must be of type string', CEL_SKIPPED),
+    causes(
+      'status.exporterRef.name: Invalid value: "integer": exporterRef.name in body must be of type string: "integer"',
+      CEL_SKIPPED,
+    ),
   ),
   leaseCase(
     'ended as a string',
     writeStatus('leases', lease(), { ended: 'no' }),
-    causes('status.ended: Invalid value: "no": must be of type boolean', CEL_SKIPPED),
+    causes(
+      'status.ended: Invalid value: "string": ended in body must be of type boolean: "string"',
+      CEL_SKIPPED,
+    ),
   ),
   // --- ExporterOperation (issue 16 item 5) ---
   operationCase(
     'an operation that is neither ours nor <domain>/<Name>',
     (o) => (o.spec.operation = 'Reboot'),
     causes(
-      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
+      'spec: Invalid value: operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
     ),
   ),
   operationCase(
     'a provisioner-specific operation without a domain',
     (o) => (o.spec.operation = 'local/Reflash'),
     causes(
-      'spec: Invalid value: "object": operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
+      'spec: Invalid value: operation must be Recycle, Disable, Enable or Drain, or a provisioner-specific operation written provisioner-domain/Name, such as qemu.jumpstarter.dev/Reflash',
     ),
   ),
   operationCase(
     'both an exporter and a set',
     (o) => (o.spec.exporterSetName = 'pool'),
-    causes('spec: Invalid value: "object": exactly one of exporterName or exporterSetName must be set'),
+    causes('spec: Invalid value: exactly one of exporterName or exporterSetName must be set'),
   ),
   operationCase(
     'no target at all',
     (o) => delete o.spec.exporterName,
-    causes('spec: Invalid value: "object": exactly one of exporterName or exporterSetName must be set'),
+    causes('spec: Invalid value: exactly one of exporterName or exporterSetName must be set'),
   ),
   operationCase(
     'a selector on an operation by name',
     (o) => (o.spec.selector = { matchLabels: { board: 'qemu-x86' } }),
-    causes('spec: Invalid value: "object": selector may only be set with exporterSetName'),
+    causes('spec: Invalid value: selector may only be set with exporterSetName'),
   ),
   operationCase(
     'a selector operator that does not exist',
@@ -1098,39 +1133,43 @@ export const CORPUS: readonly HostileCase[] = [
       o.spec.selector = { matchExpressions: [{ key: 'board', operator: 'Like', values: ['x'] }] };
     },
     causes(
-      'spec.selector.matchExpressions[0]: Invalid value: "object": matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
+      'spec.selector.matchExpressions[0]: Invalid value: matchExpressions operator must be one of In, NotIn, Exists, DoesNotExist',
     ),
   ),
   operationCase(
     'a zero deadline',
     (o) => (o.spec.activeDeadlineSeconds = 0),
-    causes('spec.activeDeadlineSeconds: Invalid value: 0: must be >= 1'),
+    causes(
+      'spec.activeDeadlineSeconds: Invalid value: 0: spec.activeDeadlineSeconds in body should be greater than or equal to 1',
+    ),
   ),
   operationCase(
     'a negative TTL',
     (o) => (o.spec.ttlSecondsAfterFinished = -5),
-    causes('spec.ttlSecondsAfterFinished: Invalid value: -5: must be >= 0'),
+    causes(
+      'spec.ttlSecondsAfterFinished: Invalid value: -5: spec.ttlSecondsAfterFinished in body should be greater than or equal to 0',
+    ),
   ),
   operationCase(
     'a parameter that is not a string',
     (o) => (o.spec.parameters = { image: 3 }),
-    causes('spec.parameters.image: Invalid value: 3: must be of type string', CEL_SKIPPED),
+    causes(
+      'spec.parameters.image: Invalid value: "integer": spec.parameters.image in body must be of type string: "integer"',
+      CEL_SKIPPED,
+    ),
   ),
   operationCase(
     'a parameter value longer than 1024 characters',
     (o) => (o.spec.parameters = { image: 'x'.repeat(1025) }),
-    causes(
-      `spec.parameters.image: Invalid value: "${'x'.repeat(116)}...: must NOT have more than 1024 characters`,
-      CEL_SKIPPED,
-    ),
+    causes('spec.parameters.image: Too long: may not be more than 1024 bytes', CEL_SKIPPED),
   ),
   {
     kind: 'ExporterOperation',
     what: 'a spec changed after creation',
-    write: patchAfterCreate('operations', exporterOperation(), { spec: { operation: 'Drain' } }),
+    writes: patchAfterCreate('operations', exporterOperation(), { spec: { operation: 'Drain' } }),
     message: invalid(
       exporterOperation(),
-      causes('spec: Invalid value: "object": spec is immutable: create a new ExporterOperation instead'),
+      causes('spec: Invalid value: spec is immutable: create a new ExporterOperation instead'),
     ),
   },
 ];

@@ -124,9 +124,22 @@ function processMetricsRegistry(): Registry {
       prefix: METRIC_PREFIX,
       eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS,
     });
+    for (const name of PROCESS_GAUGES_NAMED_AS_COUNTERS) processRegistry.removeSingleMetric(name);
   }
   return processRegistry;
 }
+
+/**
+ * prom-client's process gauges that it names `*_total`, a suffix Prometheus keeps for counters
+ * (`promtool check metrics`: "non-counter metrics should not have "_total" suffix"). They are not
+ * exported: each is the sum of the gauge of the same name without `_total`, which counts by `type`
+ * (`sum(jumpstarter_exporterset_nodejs_active_handles)`).
+ */
+export const PROCESS_GAUGES_NAMED_AS_COUNTERS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+].map((name) => METRIC_PREFIX + name);
 
 export class ControllerMetrics {
   /** This controller's metrics, and the process's when `processMetrics` is on. */

@@ -6,7 +6,11 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from '../../src/operations/health';
 import { parseBindAddress, type HttpEndpoint } from '../../src/operations/http-server';
-import { ControllerMetrics, startMetricsServer } from '../../src/operations/metrics';
+import {
+  ControllerMetrics,
+  PROCESS_GAUGES_NAMED_AS_COUNTERS,
+  startMetricsServer,
+} from '../../src/operations/metrics';
 
 let endpoints: (HttpEndpoint | undefined)[] = [];
 afterEach(async () => {
@@ -218,6 +222,20 @@ describe('metrics', () => {
       .map((line) => line.split(' ')[2]);
     expect(names.length).toBeGreaterThan(20);
     expect(names.filter((name) => !name.startsWith('jumpstarter_exporterset_'))).toEqual([]);
+  });
+
+  it('name only counters *_total (promtool check metrics), the process metrics too', async () => {
+    const text = await new ControllerMetrics({ processMetrics: true }).render();
+    const types = text
+      .split('\n')
+      .filter((line) => line.startsWith('# TYPE '))
+      .map((line) => line.split(' ').slice(2));
+    expect(types.filter(([name, type]) => name!.endsWith('_total') && type !== 'counter')).toEqual([]);
+    expect(types.filter(([, type]) => type === 'counter').length).toBeGreaterThan(3);
+    // The per-type gauges whose sum the dropped totals were are still there.
+    for (const name of PROCESS_GAUGES_NAMED_AS_COUNTERS) {
+      expect(text).toContain(`# TYPE ${name.replace(/_total$/, '')} gauge`);
+    }
   });
 
   it('serve OpenMetrics with the lease exemplars when asked, and Prometheus text to a plain scrape', async () => {

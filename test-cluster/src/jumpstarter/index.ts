@@ -7,4 +7,5 @@ export * from './lease-assignment';
 export * from './lease-client';
 export * from './lease-end';
 export * from './simulator';
+export * from './simulator-core';
 export * from './work-queue';

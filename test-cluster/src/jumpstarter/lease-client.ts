@@ -1,8 +1,11 @@
 /**
- * What a Jumpstarter client (`jmp create lease`, `jmp release`) does to Leases, in process: tests and
- * the lab use it to create demand and to wait for the simulator's answer.
+ * What a Jumpstarter client (`jmp create lease`, `jmp release`) does to Leases: tests and the lab use
+ * it to create demand and to wait for the simulator's answer. In process it answers at once
+ * (`LeaseClient`); against a remote API server with Promises (`RemoteLeaseClient`, `../remote`).
+ * Code written against `AnyLeaseClient` `await`s every call and runs in both modes.
  */
 import { JUMPSTARTER_API_VERSION, Kinds, type LabelSelector, type Lease } from 'virtual-exporters/internal';
+import type { Mode, Returns } from '../port';
 import { ApiError, type KubeObject, type ObjectStore, type ResourceType } from '../types';
 
 export interface LeaseRequest {
@@ -24,14 +27,15 @@ export interface LeaseRequest {
   readonly tags?: Readonly<Record<string, string>>;
 }
 
-export interface LeaseClient {
+/** A lease client whose calls answer now (`sync`) or with Promises (`async`). */
+export interface LeaseClientOf<M extends Mode> {
   /** Creates the Lease (through admission: an empty selector without a pin is rejected with 422). */
-  create(request: LeaseRequest): Lease;
+  create(request: LeaseRequest): Returns<Lease, M>;
   /** Sets `spec.release`; the simulator ends the lease. */
-  release(namespace: string, name: string): Lease;
-  get(namespace: string, name: string): Lease | undefined;
+  release(namespace: string, name: string): Returns<Lease, M>;
+  get(namespace: string, name: string): Returns<Lease | undefined, M>;
   /** All Leases of a namespace, or of every namespace. */
-  list(namespace?: string): Lease[];
+  list(namespace?: string): Returns<Lease[], M>;
   /**
    * Resolves with the Lease once `predicate` holds for it; rejects after `timeoutMs` of WALL-clock
    * time (a test's patience, not cluster time) with the Lease's last state in the message.
@@ -43,6 +47,13 @@ export interface LeaseClient {
     timeoutMs?: number,
   ): Promise<Lease>;
 }
+
+/** The in-process lease client. */
+export type LeaseClient = LeaseClientOf<'sync'>;
+/** The lease client of a remote API server. */
+export type RemoteLeaseClient = LeaseClientOf<'async'>;
+/** Either: `await` every call. */
+export type AnyLeaseClient = LeaseClientOf<Mode>;
 
 /** Predicates for `waitFor`. */
 export const LeaseState = {
@@ -56,6 +67,26 @@ export const LeaseState = {
 
 const toTime = (time: string | Date | undefined): string | undefined =>
   time === undefined ? undefined : typeof time === 'string' ? time : time.toISOString();
+
+/** The Lease a client creates for `request`. */
+export function leaseObject(request: LeaseRequest): KubeObject {
+  const spec: Record<string, unknown> = {
+    clientRef: { name: request.clientName ?? 'test-client' },
+    selector: request.selector ?? {},
+  };
+  if (request.exporterRef !== undefined) spec.exporterRef = { name: request.exporterRef };
+  if (request.allowDisabled !== undefined) spec.allowDisabled = request.allowDisabled;
+  if (request.duration !== undefined) spec.duration = request.duration;
+  if (request.beginTime !== undefined) spec.beginTime = toTime(request.beginTime);
+  if (request.endTime !== undefined) spec.endTime = toTime(request.endTime);
+  if (request.tags !== undefined) spec.tags = { ...request.tags };
+  const metadata: KubeObject['metadata'] = {
+    namespace: request.namespace,
+    ...(request.name !== undefined ? { name: request.name } : { generateName: 'lease-' }),
+    ...(request.labels !== undefined ? { labels: { ...request.labels } } : {}),
+  };
+  return { apiVersion: JUMPSTARTER_API_VERSION, kind: Kinds.Lease, metadata, spec };
+}
 
 function resourceType(store: ObjectStore, apiVersion: string, kind: string): ResourceType {
   const rt = store.registry.byKind(apiVersion, kind);
@@ -145,29 +176,7 @@ export function createLeaseClient(store: ObjectStore): LeaseClient {
   const asLease = (object: KubeObject): Lease => object as unknown as Lease;
   return {
     create(request) {
-      const spec: Record<string, unknown> = {
-        clientRef: { name: request.clientName ?? 'test-client' },
-        selector: request.selector ?? {},
-      };
-      if (request.exporterRef !== undefined) spec.exporterRef = { name: request.exporterRef };
-      if (request.allowDisabled !== undefined) spec.allowDisabled = request.allowDisabled;
-      if (request.duration !== undefined) spec.duration = request.duration;
-      if (request.beginTime !== undefined) spec.beginTime = toTime(request.beginTime);
-      if (request.endTime !== undefined) spec.endTime = toTime(request.endTime);
-      if (request.tags !== undefined) spec.tags = { ...request.tags };
-      const metadata: KubeObject['metadata'] = {
-        namespace: request.namespace,
-        ...(request.name !== undefined ? { name: request.name } : { generateName: 'lease-' }),
-        ...(request.labels !== undefined ? { labels: { ...request.labels } } : {}),
-      };
-      return asLease(
-        store.create(rt, request.namespace, {
-          apiVersion: JUMPSTARTER_API_VERSION,
-          kind: Kinds.Lease,
-          metadata,
-          spec,
-        }),
-      );
+      return asLease(store.create(rt, request.namespace, leaseObject(request)));
     },
     release(namespace, name) {
       return asLease(store.patch(rt, namespace, name, 'merge', { spec: { release: true } }));

@@ -45,3 +45,18 @@ export function takeFault(rules: PodFaultRule[], pod: KubeObject): PodFault | un
   if (rule.remaining !== undefined) rule.remaining -= 1;
   return rule.fault;
 }
+
+/** Adds a rule for at most `times` Pods (every matching Pod without it); returns its removal. */
+export function addFaultRule(
+  rules: PodFaultRule[],
+  match: PodMatch,
+  fault: PodFault,
+  times?: number,
+): () => void {
+  const rule: PodFaultRule = { match, fault, ...(times !== undefined ? { remaining: times } : {}) };
+  rules.push(rule);
+  return () => {
+    const index = rules.indexOf(rule);
+    if (index >= 0) rules.splice(index, 1);
+  };
+}

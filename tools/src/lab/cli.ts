@@ -1,6 +1,6 @@
 /**
  * `npm run lab`: builds if needed, then runs the example pools of `examples/gitops` on the test
- * cluster with the real controller as a child process, under the chosen lease load; prints the live
+ * cluster (`--backend kube`: on the real Kubernetes) with the real controller as a child process, under the chosen lease load; prints the live
  * table and the summary, and writes the chart. Exit code 0 after a clean run, 1 when the run failed
  * (the controller died or exited non-zero, a simulator or the load reported errors), 2 on a bad
  * command line.
@@ -63,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
 
   let view: ReturnType<typeof createLiveView> | undefined;
   say(
-    `lab: profile ${settings.profile}, ${settings.durationSeconds} s of load, speed-up ${settings.speedUp}×, ` +
+    `lab: backend ${settings.backend}, profile ${settings.profile}, ${settings.durationSeconds} s of load, speed-up ${settings.speedUp}×, ` +
       `seed ${settings.seed}, boot delay ${settings.bootDelaySeconds} s ÷ ${settings.speedUp}`,
   );
   const report = await runLab({
@@ -72,6 +72,7 @@ async function main(argv: readonly string[]): Promise<number> {
     durationMs: settings.durationSeconds * 1000,
     speedUp: settings.speedUp,
     seed: settings.seed,
+    backend: settings.backend,
     bootDelayMs: settings.bootDelaySeconds * 1000,
     controller: settings.inProcess
       ? { kind: 'in-process' }

@@ -5,6 +5,7 @@
  */
 import { Command, Option } from 'commander';
 import { parseCommand } from 'virtual-exporters-controller/internal';
+import { isLabBackend, LAB_BACKENDS, type LabBackend } from './lab-cluster';
 import { isLoadProfile, LOAD_PROFILES, type LoadProfile } from './load-profile';
 
 export interface LabSettings {
@@ -19,6 +20,8 @@ export interface LabSettings {
   readonly bootDelaySeconds: number;
   /** Run the controller inside the lab's process instead of `node controller/out/main.js`. */
   readonly inProcess: boolean;
+  /** The in-process test cluster, or the real Kubernetes from the built binaries. */
+  readonly backend: LabBackend;
 }
 
 export type LabCommandLine =
@@ -33,6 +36,7 @@ export const LAB_DEFAULTS = {
   seed: 1,
   out: 'dist/lab/lab.svg',
   bootDelaySeconds: 20,
+  backend: 'test',
 } as const;
 
 /**
@@ -44,8 +48,8 @@ export const WORKDAY_DEFAULTS = { durationSeconds: 720, speedUp: 120 } as const;
 function program(output: { text: string }): Command {
   return new Command('npm run lab --')
     .description(
-      'Runs the example pools on the test cluster with the real controller under a lease load; prints a live ' +
-        'table and a summary, and writes a chart.',
+      'Runs the example pools on the test cluster (or the real Kubernetes: --backend kube) with the real ' +
+        'controller under a lease load; prints a live table and a summary, and writes a chart.',
     )
     .exitOverride()
     .configureOutput({
@@ -74,7 +78,16 @@ function program(output: { text: string }): Command {
       'instance boot time before the speed-up',
       String(LAB_DEFAULTS.bootDelaySeconds),
     )
-    .option('--in-process', 'run the controller in the lab process (no child process)', false);
+    .option('--in-process', 'run the controller in the lab process (no child process)', false)
+    .addOption(
+      new Option(
+        '--backend <backend>',
+        'where the pools run: test (the in-process test cluster) or kube (kube-apiserver, etcd and ' +
+          'kube-controller-manager from the built binaries: npm run kube:binaries or VIRTUAL_EXPORTERS_KUBE_BIN)',
+      )
+        .choices(LAB_BACKENDS)
+        .default(LAB_DEFAULTS.backend),
+    );
 }
 
 export function parseLabCommandLine(argv: readonly string[]): LabCommandLine {
@@ -90,8 +103,10 @@ export function parseLabCommandLine(argv: readonly string[]): LabCommandLine {
     out: string;
     bootDelay: string;
     inProcess: boolean;
+    backend: string;
   }>();
   if (!isLoadProfile(raw.profile)) throw new LabUsageError(`unknown profile ${raw.profile}`);
+  if (!isLabBackend(raw.backend)) throw new LabUsageError(`unknown backend ${raw.backend}`);
   const given = (option: string) => command.getOptionValueSource(option) !== 'default';
   const workday = raw.profile === 'workday';
   const duration = workday && !given('duration') ? String(WORKDAY_DEFAULTS.durationSeconds) : raw.duration;
@@ -106,6 +121,7 @@ export function parseLabCommandLine(argv: readonly string[]): LabCommandLine {
       out: raw.out,
       bootDelaySeconds: nonNegative('--boot-delay', raw.bootDelay),
       inProcess: raw.inProcess,
+      backend: raw.backend,
     },
   };
 }

@@ -1,20 +1,17 @@
 /**
- * Plays a load plan against the test cluster as Jumpstarter clients would: at each arrival it creates
+ * Plays a load plan against the lab's cluster as Jumpstarter clients would: at each arrival it creates
  * a Lease selecting the pool's template labels (`jmp create lease`), and once Jumpstarter assigns it,
  * the holder keeps it for its hold time and releases it (`jmp release`); an abandoned lease runs to
  * its duration. It records every lease's life from the Lease objects (`status.beginTime`,
  * `status.endTime`, conditions) for the summary and the chart.
  *
- * Leases go straight into the store (no HTTP), so the API request counters hold the controller's alone.
+ * It sees the Leases in the lab cluster's watch-fed view and creates and releases them with the
+ * simulator's lease client: on the test cluster straight into the store (no HTTP), on a real server as
+ * requests of the simulators' identity — either way the controller's request counts hold its own alone.
  */
-import {
-  formatDuration,
-  JUMPSTARTER_API_VERSION,
-  Kinds,
-  LeaseConditionTypes,
-  type Lease,
-} from 'virtual-exporters/internal';
-import type { Clock, LeaseClient, ObjectStore, WatchEvent } from 'virtual-exporters-test-cluster';
+import { formatDuration, LeaseConditionTypes, type Lease } from 'virtual-exporters/internal';
+import type { AnyLeaseClient, Clock } from 'virtual-exporters-test-cluster';
+import type { LabView } from './lab-cluster';
 import type { LeaseArrival } from './load-profile';
 import type { LeaseRecord } from './summary';
 
@@ -25,8 +22,10 @@ export interface LoadTarget {
 }
 
 export interface LoadDriverOptions {
-  readonly store: ObjectStore;
-  readonly leases: LeaseClient;
+  /** Where the Leases are seen (a watch-fed view). */
+  readonly view: LabView;
+  /** Creates and releases them; every call is awaited. */
+  readonly leases: AnyLeaseClient;
   readonly clock: Clock;
   /** The plan, with times already in wall ms (the plan's lab times divided by the speed-up). */
   readonly arrivals: readonly LeaseArrival[];
@@ -60,9 +59,7 @@ interface MutableRecord {
 }
 
 export function startLoad(options: LoadDriverOptions): LoadDriver {
-  const { store, leases, clock } = options;
-  const leaseRt = store.registry.byKind(JUMPSTARTER_API_VERSION, Kinds.Lease);
-  if (leaseRt === undefined) throw new Error('the test cluster does not serve Jumpstarter Leases');
+  const { view, leases, clock } = options;
   const records = new Map<string, MutableRecord>();
   const timers = new Set<() => void>();
   let played = 0;
@@ -85,7 +82,7 @@ export function startLoad(options: LoadDriverOptions): LoadDriver {
     if (record.assignedAt === undefined && status?.exporterRef?.name && status.beginTime) {
       record.assignedAt = Date.parse(status.beginTime);
       options.onAssigned?.(record.namespace, status.exporterRef.name);
-      if (record.holdMs !== null) later(record.holdMs, () => release(record));
+      if (record.holdMs !== null) later(record.holdMs, () => void release(record));
     }
     if (record.endedAt === undefined && status?.ended === true) {
       record.endedAt = status.endTime ? Date.parse(status.endTime) : clock.now();
@@ -93,20 +90,20 @@ export function startLoad(options: LoadDriverOptions): LoadDriver {
     }
   };
 
-  const release = (record: MutableRecord) => {
+  const release = async (record: MutableRecord) => {
     if (record.endedAt !== undefined) return;
     try {
-      leases.release(record.namespace, record.name);
+      await leases.release(record.namespace, record.name);
     } catch (error) {
       fail(error);
     }
   };
 
-  const watch = store.watch(leaseRt, undefined, {}, (event: WatchEvent) => {
+  const unwatch = view.watch('Lease', (event) => {
     if (event.type === 'ADDED' || event.type === 'MODIFIED') observe(event.object as unknown as Lease);
   });
 
-  const arrive = (arrival: LeaseArrival) => {
+  const arrive = async (arrival: LeaseArrival) => {
     played += 1;
     const target = options.targets.get(arrival.pool);
     if (target === undefined) {
@@ -115,7 +112,7 @@ export function startLoad(options: LoadDriverOptions): LoadDriver {
     }
     const createdAt = clock.now();
     try {
-      const lease = leases.create({
+      const lease = await leases.create({
         namespace: target.namespace,
         selector: { matchLabels: { ...target.labels } },
         duration: formatDuration(Math.max(1, Math.round(arrival.durationMs))),
@@ -130,12 +127,15 @@ export function startLoad(options: LoadDriverOptions): LoadDriver {
       };
       records.set(`${record.namespace}/${record.name}`, record);
       observe(lease);
+      // Its watch events may have come while the answer was on its way (a real server): catch up.
+      const seen = view.get('Lease', record.namespace, record.name);
+      if (seen !== undefined) observe(seen as unknown as Lease);
     } catch (error) {
       fail(error);
     }
   };
 
-  for (const arrival of options.arrivals) later(arrival.atMs, () => arrive(arrival));
+  for (const arrival of options.arrivals) later(arrival.atMs, () => void arrive(arrival));
 
   return {
     records: () =>
@@ -160,7 +160,7 @@ export function startLoad(options: LoadDriverOptions): LoadDriver {
       stopped = true;
       for (const cancel of timers) cancel();
       timers.clear();
-      watch.stop();
+      unwatch();
     },
   };
 }

@@ -226,3 +226,13 @@ function lease(
 function exponential(random: Random, ratePerMs: number): number {
   return -Math.log(1 - random.next()) / ratePerMs;
 }
+
+/** The arrival in wall time: its lab times divided by the speed-up. */
+export function atWallTime(arrival: LeaseArrival, speedUp: number): LeaseArrival {
+  return {
+    atMs: arrival.atMs / speedUp,
+    pool: arrival.pool,
+    holdMs: arrival.holdMs === null ? null : arrival.holdMs / speedUp,
+    durationMs: arrival.durationMs / speedUp,
+  };
+}

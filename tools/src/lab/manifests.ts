@@ -85,6 +85,24 @@ export function withPlanning(
   return { ...set, spec };
 }
 
+/** The pools' sets among `objects`, each with its pool's planning written in (`withPlanning`). */
+export function plannedSets(
+  objects: readonly KubeObject[],
+  pools: readonly LabPool[],
+  planning: Readonly<Record<string, { readonly schedules?: readonly object[]; readonly forecast?: object }>>,
+): KubeObject[] {
+  return objects.flatMap((object) => {
+    const pool = pools.find(
+      (p) =>
+        object.kind === Kinds.ExporterSet &&
+        object.metadata.name === p.name &&
+        (object.metadata.namespace ?? 'default') === p.namespace,
+    );
+    const plan = pool && planning[pool.name];
+    return plan ? [withPlanning(object, plan)] : [];
+  });
+}
+
 function scaleCooldown(set: KubeObject, speedUp: number): KubeObject {
   const spec = (set.spec ?? {}) as { scaleDownCooldown?: string };
   const cooldownMs = parseDuration(spec.scaleDownCooldown ?? Defaults.scaleDownCooldown);

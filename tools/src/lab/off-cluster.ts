@@ -7,7 +7,7 @@
  * commands the controller runs are real; `systemctl` and `podman` on the hosts are stand-ins (no
  * systemd or Podman runs here), and the test cluster's HostAgent plays each exporter unit's `jmp run`.
  *
- * Everything here but `startOffClusterHosts` is pure.
+ * Everything here but `startOffClusterHosts` and `prepareOffCluster` is pure.
  */
 import { Kinds, ProvisionerNames } from 'virtual-exporters/internal';
 import { SshdLab, sshdUnavailable, type KubeObject } from 'virtual-exporters-test-cluster';
@@ -23,6 +23,13 @@ export const isOffCluster = (provisioner: string): boolean => OFF_CLUSTER_PROVIS
 
 /** Most hosts the lab starts: each is an sshd process. */
 export const MAX_LAB_HOSTS = 8;
+
+/** What became of the app's off-cluster pools. */
+export type OffClusterReport =
+  /** Served on these hosts, each an sshd on loopback. */
+  | { readonly hosts: readonly LabHost[] }
+  /** Not served, and why. */
+  | { readonly unavailable: string };
 
 /** A host the lab started, as the rewritten parameters name it. */
 export interface LabHost {
@@ -189,4 +196,32 @@ export async function startOffClusterHosts(
 /** The lab hosts as the parameters name them. */
 export function labHostsOf(lab: SshdLab): LabHost[] {
   return lab.hosts.map((h) => ({ name: h.name, port: h.port, knownHostsLine: h.knownHostsLine() }));
+}
+
+export interface OffClusterSetup {
+  /** The app's objects, pointed at the hosts (with the credentials Secrets first) when they started. */
+  readonly objects: readonly KubeObject[];
+  /** Set when the app has off-cluster pools. */
+  readonly report?: OffClusterReport;
+  /** The hosts, when they started: the caller closes them. */
+  readonly sshd?: SshdLab;
+}
+
+/**
+ * Starts the hosts the off-cluster pools need and points the app's objects at them; or says why they
+ * are not served (`enabled` false: the lab was told not to start them).
+ */
+export async function prepareOffCluster(
+  objects: readonly KubeObject[],
+  pools: readonly LabPool[],
+  enabled: boolean,
+): Promise<OffClusterSetup> {
+  if (pools.length === 0) return { objects };
+  if (!enabled) return { objects, report: { unavailable: 'the lab was told not to start sshd hosts' } };
+  const started = await startOffClusterHosts(planOffCluster(objects, pools).hostCount);
+  if ('unavailable' in started) return { objects, report: started };
+  const sshd = started.lab;
+  const hosts = labHostsOf(sshd);
+  const localised = localiseOffCluster(objects, pools, hosts, sshd.hosts[0].user, sshd.clientKey.privateKey);
+  return { objects: [...localised.secrets, ...localised.objects], report: { hosts }, sshd };
 }

@@ -73,6 +73,7 @@ export function summaryLines(report: LabReport, settings: RunSettings): string[]
   const lines = [
     `summary — profile ${settings.profile}, seed ${settings.seed}, speed-up ${settings.speedUp}×, ` +
       `load ${(report.loadMs / 1000).toFixed(1)} s after a ${(report.warmupMs / 1000).toFixed(1)} s warm-up`,
+    `  cluster:    ${report.cluster}`,
     `  leases:     ${leases.created} created (${report.plannedLeases} planned), ${leases.served} served, ` +
       `${leases.unserved} ended unserved, ${leases.pendingAtEnd} pending at the end; ` +
       `${leases.released} released, ${leases.expired} expired`,

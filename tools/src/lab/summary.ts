@@ -85,6 +85,13 @@ export function distribution(values: readonly number[]): Distribution | undefine
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 
+/** How many of the requests counted by verb were writes. */
+export function writesOf(byVerb: Readonly<Record<string, number | undefined>>): number {
+  return Object.entries(byVerb)
+    .filter(([verb]) => WRITE_VERBS.has(verb))
+    .reduce((sum, [, n]) => sum + (n ?? 0), 0);
+}
+
 export function summarize(input: {
   readonly leases: readonly LeaseRecord[];
   readonly instances: InstanceTally;
@@ -96,9 +103,7 @@ export function summarize(input: {
     if (count) byVerb[verb] = count;
   }
   const total = Object.values(byVerb).reduce((sum, n) => sum + n, 0);
-  const writes = Object.entries(byVerb)
-    .filter(([verb]) => WRITE_VERBS.has(verb))
-    .reduce((sum, [, n]) => sum + n, 0);
+  const writes = writesOf(byVerb);
   return {
     leases: {
       created: input.leases.length,
@@ -119,4 +124,21 @@ export function summarize(input: {
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** One pool's leases in a run: how many, how many served, and their waits. */
+export interface PoolReport {
+  readonly pool: string;
+  readonly leases: number;
+  readonly served: number;
+  readonly waitMs?: Distribution;
+}
+
+export function poolReport(pool: string, leases: readonly LeaseRecord[]): PoolReport {
+  const mine = leases.filter((l) => l.pool === pool);
+  const waits = mine.flatMap((l) =>
+    l.assignedAt === undefined ? [] : [Math.max(0, l.assignedAt - l.createdAt)],
+  );
+  const waitMs = distribution(waits);
+  return { pool, leases: mine.length, served: waits.length, ...(waitMs ? { waitMs } : {}) };
 }

@@ -33,6 +33,8 @@ describe('the lab command line', () => {
         '--boot-delay',
         '0',
         '--in-process',
+        '--backend',
+        'kube',
       ]),
     ).toEqual({
       durationSeconds: 5,
@@ -42,6 +44,18 @@ describe('the lab command line', () => {
       out: 'x/y.svg',
       bootDelaySeconds: 0,
       inProcess: true,
+      backend: 'kube',
+    });
+  });
+
+  it('runs on the test cluster unless --backend kube asks for the real Kubernetes', () => {
+    expect(settings([]).backend).toBe('test');
+    expect(settings(['--backend', 'test']).backend).toBe('test');
+    expect(settings(['--backend', 'kube']).backend).toBe('kube');
+    expect(settings(['--backend=kube', '--profile', 'workday'])).toMatchObject({
+      backend: 'kube',
+      profile: 'workday',
+      durationSeconds: 720,
     });
   });
 
@@ -75,6 +89,8 @@ describe('the lab command line', () => {
     [['--seed', '1.5']],
     [['--boot-delay', '-2']],
     [['--profile', 'chaos']],
+    [['--backend', 'kind']],
+    [['--backend']],
     [['--unknown']],
     [['extra']],
   ])('rejects %j with a usage error', (argv) => {
@@ -84,6 +100,9 @@ describe('the lab command line', () => {
   it('returns the help text instead of exiting', () => {
     const parsed = parseLabCommandLine(['--help']);
     expect(parsed.kind).toBe('help');
-    if (parsed.kind === 'help') expect(parsed.text).toContain('--speed-up');
+    if (parsed.kind === 'help') {
+      expect(parsed.text).toContain('--speed-up');
+      expect(parsed.text).toMatch(/--backend <backend>[\s\S]*choices: "test", "kube"/);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ourCrds, parseDuration } from 'virtual-exporters/internal';
 import { buildGitopsApp } from '../../../examples/gitops/app';
-import { labManifests } from '../../src/lab/manifests';
+import { labManifests, plannedSets } from '../../src/lab/manifests';
 import type { KubeObject } from 'virtual-exporters-test-cluster';
 
 const objects = buildGitopsApp().charts.flatMap((chart) => chart.toJson()) as KubeObject[];
@@ -73,6 +73,17 @@ describe('labManifests of the GitOps example', () => {
       expect.objectContaining({ name: 'pixel7-emulator', provisioner: 'android.jumpstarter.dev' }),
       expect.objectContaining({ name: 'qcom-sa8295-hifi', provisioner: 'qemu-baremetal.jumpstarter.dev' }),
     ]);
+  });
+
+  it('writes a planning into the sets of the pools it names, and returns only those', () => {
+    const pools = manifests.pools.filter((p) => p.name === 'x86-64-ci' || p.name === 'rpi4-virtual');
+    const forecast = { mode: 'ForecastOnly' };
+    const sets = plannedSets(manifests.objects, pools, { 'x86-64-ci': { forecast } });
+    expect(sets.map((s) => s.metadata.name)).toEqual(['x86-64-ci']);
+    const original = manifests.objects.find(
+      (o) => o.kind === 'ExporterSet' && o.metadata.name === 'x86-64-ci',
+    )!;
+    expect(sets[0].spec).toEqual({ ...(original.spec as object), forecast });
   });
 
   it('rejects a speed-up that is not positive', () => {
