@@ -18,6 +18,7 @@ import {
   controllerRules,
   type ControllerRule,
 } from 'virtual-exporters/internal';
+import { grantedToEveryone } from '../support/default-grants';
 import { FakeLifecycle, FAKE_PROVISIONER, fakeLifecycleProvisioner } from '../support/fake-lifecycle';
 import type { CounterEntry } from 'virtual-exporters-test-cluster';
 import {
@@ -48,14 +49,8 @@ function resourceOf(entry: CounterEntry): string {
   return entry.subresource ? `${entry.resource}/${entry.subresource}` : entry.resource;
 }
 
-/**
- * What Kubernetes grants every authenticated user (the default ClusterRole system:basic-user), so the
- * installer needs no rule for it: the startup RBAC check's SelfSubjectAccessReviews.
- */
-const GRANTED_TO_EVERYONE = new Set(['authorization.k8s.io/selfsubjectaccessreviews create']);
-
 function allows(rule: ControllerRule, entry: CounterEntry): boolean {
-  if (GRANTED_TO_EVERYONE.has(`${entry.group}/${resourceOf(entry)} ${entry.verb}`)) return true;
+  if (grantedToEveryone(entry)) return true;
   return (
     rule.apiGroups.includes(entry.group) &&
     rule.resources.includes(resourceOf(entry)) &&
