@@ -135,7 +135,14 @@ export function startLoad(options: LoadDriverOptions): LoadDriver {
     }
   };
 
-  for (const arrival of options.arrivals) later(arrival.atMs, () => void arrive(arrival));
+  // Arrivals not played yet. One that was due before `stop()` is played then even when a busy event
+  // loop has not run its timer yet: the plan's leases of the load phase are all created.
+  const startedAt = clock.now();
+  const unplayed = new Set<LeaseArrival>(options.arrivals);
+  const play = (arrival: LeaseArrival) => {
+    if (unplayed.delete(arrival)) void arrive(arrival);
+  };
+  for (const arrival of options.arrivals) later(arrival.atMs, () => play(arrival));
 
   return {
     records: () =>
@@ -157,6 +164,8 @@ export function startLoad(options: LoadDriverOptions): LoadDriver {
     },
     remaining: () => options.arrivals.length - played,
     stop() {
+      const now = clock.now();
+      for (const arrival of [...unplayed]) if (startedAt + arrival.atMs <= now) play(arrival);
       stopped = true;
       for (const cancel of timers) cancel();
       timers.clear();

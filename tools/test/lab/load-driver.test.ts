@@ -97,3 +97,28 @@ describe('startLoad with a lease client that answers later', () => {
     expect(server.watchers()).toBe(0);
   });
 });
+
+describe('startLoad stopped while its timers lag', () => {
+  it('plays every arrival that was due before the stop, and none that was not', async () => {
+    // A clock whose time moves while no timer runs: an event loop too busy to run them.
+    let now = 0;
+    const clock = { now: () => now, setTimeout: () => () => undefined };
+    const server = fakeServer();
+    const load = startLoad({
+      view: server.view,
+      leases: server.leases,
+      clock,
+      arrivals: [
+        { atMs: 10, pool: 'p', holdMs: null, durationMs: 1000 },
+        { atMs: 20, pool: 'p', holdMs: null, durationMs: 1000 },
+        { atMs: 500, pool: 'p', holdMs: null, durationMs: 1000 },
+      ],
+      targets: new Map([['p', { namespace: 'lab', labels: { board: 'x' } }]]),
+    });
+    now = 100;
+    load.stop();
+    await turns();
+    expect(load.records().map((r) => r.name)).toEqual(['lease-1', 'lease-2']);
+    expect(load.remaining()).toBe(1);
+  });
+});
