@@ -7,9 +7,10 @@
  * edited by hand shows what it lacks at start instead of as 403s in the middle of a drain.
  *
  * An API server that does not serve SelfSubjectAccessReviews (the test cluster) leaves nothing to
- * check; a review that fails otherwise is retried with backoff and named in `/readyz` meanwhile.
+ * check: discovery says so first, so such a server sees no review request (a create) at all. A
+ * review that fails otherwise is retried with backoff and named in `/readyz` meanwhile.
  */
-import { AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { ApisApi, AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { ControllerRule } from 'virtual-exporters/internal';
 import type { Clock } from '../queue/clock';
 import type { HealthCheck } from './health';
@@ -66,6 +67,7 @@ type Verdict = 'allowed' | 'denied' | 'unverifiable';
 
 export class PermissionCheck {
   private readonly api: AuthorizationV1Api;
+  private readonly apis: ApisApi;
   private denied: Permission[] = [];
   private pending: string | undefined = 'the RBAC permission check has not run yet';
   private stopped = false;
@@ -77,12 +79,26 @@ export class PermissionCheck {
     private readonly clock: Clock,
   ) {
     this.api = kubeConfig.makeApiClient(AuthorizationV1Api);
+    this.apis = kubeConfig.makeApiClient(ApisApi);
+  }
+
+  /** Whether the server serves authorization.k8s.io/v1 (discovery: a read, no review made). */
+  private async reviewsServed(): Promise<boolean> {
+    const groups = await this.apis.getAPIVersions();
+    return groups.groups.some(
+      (g) => g.name === 'authorization.k8s.io' && g.versions.some((v) => v.version === 'v1'),
+    );
   }
 
   /** Reviews every permission; retries (1 s doubling to 30 s) while the reviews themselves fail. */
   async run(): Promise<void> {
     for (let delayMs = 1000; !this.stopped; delayMs = Math.min(delayMs * 2, 30_000)) {
       try {
+        if (!(await this.reviewsServed())) {
+          this.logger.debug('SelfSubjectAccessReviews are not served: RBAC permissions not checked');
+          this.pending = undefined;
+          return;
+        }
         const verdicts = await Promise.all(this.permissions.map((p) => this.review(p)));
         if (verdicts.includes('unverifiable')) {
           this.logger.debug('SelfSubjectAccessReviews are not served: RBAC permissions not checked');

@@ -18,7 +18,6 @@ import {
   controllerRules,
   type ControllerRule,
 } from 'virtual-exporters/internal';
-import { grantedToEveryone } from '../support/default-grants';
 import { FakeLifecycle, FAKE_PROVISIONER, fakeLifecycleProvisioner } from '../support/fake-lifecycle';
 import type { CounterEntry } from 'virtual-exporters-test-cluster';
 import {
@@ -50,7 +49,6 @@ function resourceOf(entry: CounterEntry): string {
 }
 
 function allows(rule: ControllerRule, entry: CounterEntry): boolean {
-  if (grantedToEveryone(entry)) return true;
   return (
     rule.apiGroups.includes(entry.group) &&
     rule.resources.includes(resourceOf(entry)) &&
