@@ -26,7 +26,7 @@ import { createInformers, type ControllerInformers } from '../controller/src/kub
 import type { SecretObject } from '../controller/src/kube/wire';
 import { currentRevision, desiredExporter } from '../controller/src/planner';
 import { DEFAULT_ENDPOINT } from 'virtual-exporters-test-cluster';
-import type { Benchmark, BenchContext } from './support/benchmark';
+import type { Backend, Benchmark, BenchContext } from './support/benchmark';
 import { profileFlags } from './support/benchmark';
 import { startClusterChild, type ClusterChild } from './support/cluster-child';
 import type { EventRecord, RequestRecord } from './support/cluster-service';
@@ -60,8 +60,12 @@ interface RunTimes {
 const cpuMs = (before: NodeJS.CpuUsage, after: NodeJS.CpuUsage) =>
   Math.round((after.user + after.system - before.user - before.system) / 1000);
 
-async function withCluster<T>(identity: string, work: (cluster: ClusterChild) => Promise<T>): Promise<T> {
-  const cluster = await startClusterChild({ namespaces: [NAMESPACE], identities: [identity] });
+async function withCluster<T>(
+  backend: Backend,
+  identity: string,
+  work: (cluster: ClusterChild) => Promise<T>,
+): Promise<T> {
+  const cluster = await startClusterChild({ backend, namespaces: [NAMESPACE], identities: [identity] });
   try {
     await cluster.call('create', 'classes', NAMESPACE, classObject());
     return await work(cluster);
@@ -101,7 +105,7 @@ function timesFrom(events: readonly EventRecord[], start: number): RunTimes {
 
 /** The controller builds the pool. */
 async function controllerRun(context: BenchContext) {
-  return withCluster(CONTROLLER_IDENTITY, async (cluster) => {
+  return withCluster(context.settings.backend, CONTROLLER_IDENTITY, async (cluster) => {
     const controller = await startControllerChild({
       kubeconfigYaml: cluster.kubeconfigs[CONTROLLER_IDENTITY],
       nodeFlags: profileFlags(context.settings, 'p1'),
@@ -180,8 +184,8 @@ async function createRendered(clients: KubeClients, objects: readonly Record<str
 }
 
 /** The same objects from a tight loop; `waitForCredential` makes it wait as the controller must. */
-async function loopRun(waitForCredential: boolean) {
-  return withCluster(LOOP_IDENTITY, async (cluster) => {
+async function loopRun(backend: Backend, waitForCredential: boolean) {
+  return withCluster(backend, LOOP_IDENTITY, async (cluster) => {
     const set = cluster.call('create', 'sets', NAMESPACE, setObject(SET, spec, false));
     const cls = cluster.call('get', 'classes', NAMESPACE, 'qemu');
     const [exporterSet, virtualTargetClass] = (await Promise.all([set, cls])) as unknown as [
@@ -258,9 +262,9 @@ export const p1: Benchmark = {
       context.log(`p1: run ${i + 1}/${repetitions}: controller`);
       controllerRuns.push(await controllerRun(context));
       context.log(`p1: run ${i + 1}/${repetitions}: tight loop`);
-      loops.push(await loopRun(false));
+      loops.push(await loopRun(context.settings.backend, false));
       context.log(`p1: run ${i + 1}/${repetitions}: tight loop waiting for credentials`);
-      credentialLoops.push(await loopRun(true));
+      credentialLoops.push(await loopRun(context.settings.backend, true));
     }
     const controllerMs = median(controllerRuns.map((r) => r.times.podsMs));
     const loopMs = median(loops.map((r) => r.podsMs));
