@@ -54,11 +54,21 @@ interface RunTimes {
   readonly events: readonly EventRecord[];
   readonly start: number;
   /** CPU milliseconds spent from the start to the 200th Pod by the cluster process and by the client. */
-  readonly cpuMs?: { readonly cluster: number; readonly client: number };
+  readonly cpuMs?: {
+    readonly cluster: number;
+    readonly client: number;
+    /** The cluster's, by process (on the real server: the simulators, kube-apiserver, etcd, …). */
+    readonly clusterByProcess: Readonly<Record<string, number>>;
+  };
 }
 
 const cpuMs = (before: NodeJS.CpuUsage, after: NodeJS.CpuUsage) =>
   Math.round((after.user + after.system - before.user - before.system) / 1000);
+
+const cpuMsByProcess = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(
+    Object.entries(after).map(([name, us]) => [name, Math.round((us - (before[name] ?? 0)) / 1000)]),
+  );
 
 async function withCluster<T>(
   backend: Backend,
@@ -115,9 +125,11 @@ async function controllerRun(context: BenchContext) {
       await cluster.call('record', ['sets', 'exporters', 'pods', 'secrets']);
       const requestsFrom = (await cluster.call('requests', 0)).next;
       const [cluster0, controller0] = [await cluster.call('cpuUsage'), (await controller.usage()).cpu];
+      const byProcess0 = await cluster.call('cpuByProcess');
       await cluster.call('create', 'sets', NAMESPACE, setObject(SET, spec, false));
       await waitForPods(cluster, false);
       const [cluster1, controller1] = [await cluster.call('cpuUsage'), (await controller.usage()).cpu];
+      const byProcess1 = await cluster.call('cpuByProcess');
       await waitForPods(cluster, true);
       const events = (await cluster.call('events', 0)).entries;
       const start = events.find((e) => e.resource === 'sets' && e.type === 'ADDED')?.at;
@@ -129,7 +141,11 @@ async function controllerRun(context: BenchContext) {
       return {
         times: {
           ...timesFrom(events, start),
-          cpuMs: { cluster: cpuMs(cluster0, cluster1), client: cpuMs(controller0, controller1) },
+          cpuMs: {
+            cluster: cpuMs(cluster0, cluster1),
+            client: cpuMs(controller0, controller1),
+            clusterByProcess: cpuMsByProcess(byProcess0, byProcess1),
+          },
         },
         requests,
         passes: metricTotal(metrics, 'jumpstarter_exporterset_reconcile_duration_seconds_count'),
@@ -208,6 +224,7 @@ async function loopRun(backend: Backend, waitForCredential: boolean) {
     try {
       await cluster.call('record', ['exporters', 'pods']);
       const cluster0 = await cluster.call('cpuUsage');
+      const byProcess0 = await cluster.call('cpuByProcess');
       const client0 = process.cpuUsage();
       const startLocal = epochNow();
       await inParallel(range(INSTANCES), CONCURRENCY, async (ordinal) => {
@@ -238,6 +255,7 @@ async function loopRun(backend: Backend, waitForCredential: boolean) {
       const cpu = {
         cluster: cpuMs(cluster0, await cluster.call('cpuUsage')),
         client: cpuMs(client0, process.cpuUsage()),
+        clusterByProcess: cpuMsByProcess(byProcess0, await cluster.call('cpuByProcess')),
       };
       const events = (await cluster.call('events', 0)).entries;
       return { ...timesFrom(events, startLocal + cluster.clockOffset.offsetMs), cpuMs: cpu };

@@ -104,8 +104,13 @@ export interface ClusterApi {
   requestTotal(filter: CounterFilter): number;
   /** Resolves when both simulators have reacted to everything so far. */
   settle(): Promise<void>;
-  /** The cluster process's CPU time so far (µs), to tell a busy server from a slow client. */
+  /**
+   * The CPU time (µs) of the server side so far — the cluster process; on the real server also its
+   * kube-apiserver, etcd and kube-controller-manager — to tell a busy server from a slow client.
+   */
   cpuUsage(): NodeJS.CpuUsage;
+  /** The same, user + system µs, by process. */
+  cpuByProcess(): Record<string, number>;
 }
 
 /**
@@ -253,6 +258,10 @@ export function createClusterService(cluster: TestCluster): ClusterApi & { stop(
     requestTotal: (filter) => cluster.counters.total(filter),
     settle: () => cluster.settle(),
     cpuUsage: () => process.cpuUsage(),
+    cpuByProcess() {
+      const { user, system } = process.cpuUsage();
+      return { 'test cluster': user + system };
+    },
     stop() {
       unsubscribe();
       for (const watch of watches) watch.stop();

@@ -40,6 +40,7 @@ import {
   type RequestRecord,
   type ResourceName,
 } from './cluster-service';
+import { keepAliveKubeConfig } from './keep-alive-kubeconfig';
 import { collectionPath, kubeRest, type KubeRest } from './kube-rest';
 import { seedSettledPoolsOverApi } from './kube-seed';
 import { isOnline } from './seed';
@@ -183,12 +184,27 @@ function procCpu(pid: number): { user: number; system: number } {
 const matches = (value: string, want: string | readonly string[] | undefined): boolean =>
   want === undefined || (typeof want === 'string' ? value === want : want.includes(value));
 
+/** One instance of the simulators and the namespaces it watches. */
+export interface SimulatorShard {
+  readonly namespaces: readonly string[];
+  readonly sims: RemoteSimulators;
+}
+
 export function createKubeClusterService(
   cluster: KubeCluster,
-  sims: RemoteSimulators,
+  shards: readonly SimulatorShard[],
   rest: KubeRest,
   log: (message: string) => void = () => undefined,
 ): ClusterCalls & { stop(): void } {
+  const simsOf = (namespace: string): RemoteSimulators => {
+    const shard = shards.find((s) => s.namespaces.includes(namespace));
+    if (!shard)
+      throw new Error(`no simulator watches namespace ${namespace}: start the cluster child with it`);
+    return shard.sims;
+  };
+  const settle = async () => {
+    await Promise.all(shards.map((s) => s.sims.settle(60_000)));
+  };
   const audit = new AuditTail(cluster.audit.file);
   const requests = new Log<RequestRecord>();
   const byUser = new Map<string, AuditRecord[]>();
@@ -283,7 +299,7 @@ export function createKubeClusterService(
 
   return {
     now: epochNow,
-    seed: (layout) => seedSettledPoolsOverApi(rest, sims, layout, { log }),
+    seed: (layout) => seedSettledPoolsOverApi(rest, simsOf, settle, layout, { log }),
     create: (resource, namespace, object) => rest.create(resource, namespace, object),
     patch: (resource, namespace, name, patch, subresource) =>
       rest.patch(resource, namespace, name, patch, subresource),
@@ -323,7 +339,7 @@ export function createKubeClusterService(
       return { entries, next };
     },
     createLease: async (request) => {
-      const lease = await sims.jumpstarter!.leases.create(request);
+      const lease = await simsOf(request.namespace).jumpstarter!.leases.create(request);
       return lease.metadata?.name ?? '';
     },
     addFault() {
@@ -359,7 +375,7 @@ export function createKubeClusterService(
       }
       return total;
     },
-    settle: () => sims.settle(30_000),
+    settle,
     cpuUsage() {
       // The whole server side: this process (the simulators, the audit reader, the watches) and the
       // kube-apiserver, etcd and kube-controller-manager processes.
@@ -367,6 +383,13 @@ export function createKubeClusterService(
       return cluster.processes
         .map((p) => procCpu(p.pid))
         .reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }), own);
+    },
+    cpuByProcess() {
+      const total = ({ user, system }: { user: number; system: number }) => user + system;
+      return {
+        'simulators (cluster child)': total(process.cpuUsage()),
+        ...Object.fromEntries(cluster.processes.map((p) => [p.name, total(procCpu(p.pid))])),
+      };
     },
     stop() {
       clearInterval(auditTimer);
@@ -382,37 +405,61 @@ export interface KubeBackend {
   stop(): Promise<void>;
 }
 
+/**
+ * Namespaces per instance of the simulators. One remote instance works one namespace at a time and
+ * makes one request at a time (its work queue never runs two keys at once), which on a real server
+ * makes seeding 10,000 instances a matter of half an hour; instances of up to this many namespaces
+ * each, ten at most, work side by side, as a real Jumpstarter controller's workers would.
+ */
+export function shardNamespaces(namespaces: readonly string[], shards = 10): string[][] {
+  const size = Math.max(1, Math.ceil(namespaces.length / shards));
+  const out: string[][] = [];
+  for (let i = 0; i < namespaces.length; i += size) out.push(namespaces.slice(i, i + size));
+  return out;
+}
+
 /** Starts the real cluster with `namespaces`, the simulators as its clients, and the service over both. */
 export async function startKubeBackend(
   namespaces: readonly string[],
   log: (message: string) => void = () => undefined,
 ): Promise<KubeBackend> {
   const cluster = await startKubeCluster({ namespaces: [...namespaces] });
-  let sims: RemoteSimulators | undefined;
+  const shards: SimulatorShard[] = [];
   let rest: KubeRest | undefined;
+  // Connections kept between requests, as Jumpstarter's controller and a kubelet keep theirs.
+  const simsKubeConfig = keepAliveKubeConfig(cluster.kubeconfigYaml(SIMULATORS_IDENTITY));
+  const stopSims = async () => {
+    await Promise.all(shards.map((s) => s.sims.stop()));
+    await simsKubeConfig.close();
+  };
   try {
-    // Every namespace, one watch per kind (the controller watches every namespace too).
-    sims = await startRemoteSimulators({
-      kubeConfig: cluster.kubeConfigFor(SIMULATORS_IDENTITY),
-      jumpstarter: true,
-      kubelet: true,
-    });
+    for (const group of shardNamespaces(namespaces)) {
+      shards.push({
+        namespaces: group,
+        sims: await startRemoteSimulators({
+          kubeConfig: simsKubeConfig,
+          namespaces: group,
+          jumpstarter: true,
+          kubelet: true,
+        }),
+      });
+    }
     rest = await kubeRest(cluster.kubeConfig);
-    const service = createKubeClusterService(cluster, sims, rest, log);
-    const [s, r] = [sims, rest];
+    const service = createKubeClusterService(cluster, shards, rest, log);
+    const r = rest;
     return {
       url: cluster.url,
       kubeconfigYaml: (identity) => cluster.kubeconfigYaml(identity),
       service,
       async stop() {
         service.stop();
-        await s.stop();
+        await stopSims();
         r.close();
         await cluster.stop();
       },
     };
   } catch (error) {
-    await sims?.stop();
+    await stopSims();
     rest?.close();
     await cluster.stop();
     throw error;

@@ -49,12 +49,17 @@ interface Pool {
 
 export async function seedSettledPoolsOverApi(
   rest: KubeRest,
-  sims: RemoteSimulators,
+  /** The simulators of each namespace (one instance per group of namespaces, kube-cluster-service.ts). */
+  simsOf: (namespace: string) => RemoteSimulators,
+  settle: () => Promise<void>,
   layout: PoolLayout,
   options: { timeoutMs?: number; log?: (message: string) => void } = {},
 ): Promise<SeedReport> {
-  const jumpstarter = sims.jumpstarter;
-  if (!jumpstarter || !sims.kubelet) throw new Error('seeding settled pools needs both simulators');
+  const jumpstarter = (namespace: string) => {
+    const sims = simsOf(namespace);
+    if (!sims.jumpstarter || !sims.kubelet) throw new Error('seeding settled pools needs both simulators');
+    return sims.jumpstarter;
+  };
   const timeoutMs = options.timeoutMs ?? 900_000;
   const phasesMs: Record<string, number> = {};
   let started = Date.now();
@@ -63,9 +68,8 @@ export async function seedSettledPoolsOverApi(
     options.log?.(`seed: ${name} in ${phasesMs[name]} ms`);
     started = Date.now();
   };
-  const wanted = new Set(layout.namespaces);
-  const exportersIn = () =>
-    sims.port.list('Exporter').filter((e) => wanted.has(e.metadata.namespace ?? '')) as unknown as Exporter[];
+  const inLayout = (kind: 'Exporter' | 'Lease') =>
+    layout.namespaces.flatMap((namespace) => simsOf(namespace).port.list(kind, namespace));
 
   // Classes, sets, their revisions and Exporters.
   const classes = new Map<string, VirtualTargetClass>();
@@ -106,10 +110,11 @@ export async function seedSettledPoolsOverApi(
 
   // Credentials come from the Jumpstarter simulator; then each instance is rendered as the reconciler does.
   const credentialed = (namespace: string, name: string): Exporter | undefined => {
-    const exporter = sims.port.get('Exporter', namespace, name) as unknown as Exporter | undefined;
+    const exporter = simsOf(namespace).port.get('Exporter', namespace, name) as unknown as
+      Exporter | undefined;
     return exporter?.status?.credential?.name &&
       exporter.status.endpoint &&
-      jumpstarter.token(namespace, name) !== undefined
+      jumpstarter(namespace).token(namespace, name) !== undefined
       ? exporter
       : undefined;
   };
@@ -125,7 +130,7 @@ export async function seedSettledPoolsOverApi(
       virtualTargetClass: pool.cls,
       parameters: mergeParameters(pool.cls.spec?.parameters, pool.set.spec?.parameters),
       exporter: credentialed(pool.namespace, name)!,
-      token: jumpstarter.token(pool.namespace, name) ?? '',
+      token: jumpstarter(pool.namespace).token(pool.namespace, name) ?? '',
     });
     for (const object of rendered.objects) {
       await rest.create(
@@ -138,7 +143,7 @@ export async function seedSettledPoolsOverApi(
   phase('render');
   await waitUntil(
     'every seeded exporter Online',
-    () => exportersIn().filter(isOnline).length >= instances.length,
+    () => (inLayout('Exporter') as unknown as Exporter[]).filter(isOnline).length >= instances.length,
     {
       timeoutMs,
       intervalMs: 250,
@@ -152,7 +157,7 @@ export async function seedSettledPoolsOverApi(
     Array.from({ length: leasedPerSet }, (_, k) => ({ namespace, set: set.metadata.name ?? '', k })),
   );
   await inParallel(leases, IN_FLIGHT, async ({ namespace, set, k }) => {
-    await jumpstarter.leases.create({
+    await jumpstarter(namespace).leases.create({
       namespace,
       name: `${set}-held-${k}`,
       selector: { matchLabels: poolLabels(set) },
@@ -164,13 +169,12 @@ export async function seedSettledPoolsOverApi(
     await waitUntil(
       'every seeded Lease assigned',
       () =>
-        (sims.port.list('Lease') as unknown as Lease[]).filter(
-          (l) => wanted.has(l.metadata.namespace ?? '') && l.status?.exporterRef?.name,
-        ).length >= leases.length,
+        (inLayout('Lease') as unknown as Lease[]).filter((l) => l.status?.exporterRef?.name).length >=
+        leases.length,
       { timeoutMs, intervalMs: 250 },
     );
   }
-  await sims.settle(60_000);
+  await settle();
   phase('leases');
   return { sets: pools.length, instances: instances.length, leases: leases.length, phasesMs };
 }
