@@ -5,11 +5,16 @@
  * thousands of requests. It stands in for the test cluster's request listener: who asked for what,
  * when the server received it, when it answered, and with which code.
  *
+ * kube-apiserver rotates the file at 100 MB (lumberjack's default when `--audit-log-maxsize` is not
+ * given): the file is renamed (`audit-<time>.log`) and a new one started. The tail notices the new
+ * inode, reads the rest of the renamed file, then the new one from its start, so no line is lost.
+ *
  * Times are on this process's timeline (`epochNow`): the server stamps them with the system clock in
  * microseconds (`requestReceivedTimestamp`, `stageTimestamp`), and `wallToTimeline` shifts them by the
  * measured difference between the two clocks of this process.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import * as path from 'node:path';
 import { epochNow } from './clock';
 
 /** One audited request, on this process's timeline. */
@@ -68,14 +73,60 @@ interface AuditLine {
 
 export class AuditTail {
   private offset = 0;
+  /** The inode of the file being read (undefined before the server wrote it). */
+  private inode?: number;
   private partial = '';
   private readonly drift = measureClockDrift();
+  /** Rotations followed so far. */
+  rotations = 0;
 
   constructor(private readonly file: string) {}
 
   /** A system-clock time (ms since the epoch) on this process's timeline. */
   wallToTimeline(wallMs: number): number {
     return wallMs + this.drift;
+  }
+
+  /** Bytes of the open file `fd` from `offset` on. */
+  private static rest(fd: number, offset: number): Buffer {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(1 << 20);
+    for (let at = offset; ;) {
+      const n = readSync(fd, buffer, 0, buffer.length, at);
+      if (n === 0) break;
+      at += n;
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /** Bytes of `file` from `offset` on; empty when it cannot be opened. */
+  private static restOf(file: string, offset: number): Buffer {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      return Buffer.alloc(0);
+    }
+    try {
+      return AuditTail.rest(fd, offset);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The renamed file that has inode `inode`, in the log's folder. */
+  private rotatedFile(inode: number): string | undefined {
+    const dir = path.dirname(this.file);
+    for (const name of readdirSync(dir)) {
+      const candidate = path.join(dir, name);
+      try {
+        if (candidate !== this.file && statSync(candidate).ino === inode) return candidate;
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return undefined;
   }
 
   /** The requests audited since the last call, in the order the server wrote them. */
@@ -86,20 +137,25 @@ export class AuditTail {
     } catch {
       return []; // no request answered yet
     }
-    const chunks: Buffer[] = [];
+    const pieces: Buffer[] = [];
     try {
-      const buffer = Buffer.alloc(1 << 20);
-      for (;;) {
-        const n = readSync(fd, buffer, 0, buffer.length, this.offset);
-        if (n === 0) break;
-        this.offset += n;
-        chunks.push(Buffer.from(buffer.subarray(0, n)));
+      const inode = fstatSync(fd).ino;
+      if (this.inode !== undefined && inode !== this.inode) {
+        // Rotated: finish the renamed file, then read the new one from its start.
+        const rotated = this.rotatedFile(this.inode);
+        if (rotated) pieces.push(AuditTail.restOf(rotated, this.offset));
+        this.offset = 0;
+        this.rotations += 1;
       }
+      this.inode = inode;
+      const rest = AuditTail.rest(fd, this.offset);
+      this.offset += rest.length;
+      pieces.push(rest);
     } finally {
       closeSync(fd);
     }
-    if (chunks.length === 0) return [];
-    const lines = (this.partial + Buffer.concat(chunks).toString('utf8')).split('\n');
+    if (pieces.every((piece) => piece.length === 0)) return [];
+    const lines = (this.partial + Buffer.concat(pieces).toString('utf8')).split('\n');
     // The last piece is a line the server is still writing (or '' after a complete line).
     this.partial = lines.pop() ?? '';
     const out: AuditRecord[] = [];
