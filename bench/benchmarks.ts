@@ -15,13 +15,7 @@ export const BENCHMARKS: readonly BenchmarkEntry[] = [
   { id: 'p1', name: 'p1-scale-up', load: async () => (await import('./p1-scale-up')).p1 },
   { id: 'p2', name: 'p2-reaction', load: async () => (await import('./p2-reaction')).p2 },
   { id: 'p3', name: 'p3-idle', load: async () => (await import('./p3-idle')).p3 },
-  {
-    id: 'p4',
-    name: 'p4-memory',
-    notOnKube:
-      'it holds the controller’s first lists back with a latency fault to read its memory with empty caches, and faults are a test-cluster feature',
-    load: async () => (await import('./p4-memory')).p4,
-  },
+  { id: 'p4', name: 'p4-memory', load: async () => (await import('./p4-memory')).p4 },
   { id: 'p5', name: 'p5-synth', notOnKube: NO_CLUSTER, load: async () => (await import('./p5-synth')).p5 },
   { id: 'p6', name: 'p6-drain', load: async () => (await import('./p6-drain')).p6 },
   {

@@ -35,7 +35,7 @@ export const USAGE = `usage: npm run bench -- [p1 … p7] [options]
   --cpu-prof [dir]    run the controller with --cpu-prof, profiles into dir (default: a temp dir)
   --backend <name>    test (default): the in-process test cluster; kube: a real kube-apiserver, etcd
                       and kube-controller-manager (kube/bin, or VIRTUAL_EXPORTERS_KUBE_BIN) with the
-                      simulators as its clients; runs p1, p2, p3 and p6, results as <name>.kube.json
+                      simulators as its clients; runs p1 … p4 and p6, results as <name>.kube.json
   --results-dir <dir> where <name>.json goes (default bench/results)
   --no-build          do not run npm run build when out/ is missing or stale
   --report            print the recorded results (the results dir) as a Markdown table; runs nothing
