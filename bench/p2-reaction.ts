@@ -193,9 +193,17 @@ export const p2: Benchmark = {
           verb: 'create',
           resource: 'exporters',
         });
+        // What the warm-up wrote, by verb and resource (from the same log the samples are read from).
+        const warmUpLog = await cluster.call('requests', 0);
+        const warmUpByVerb: Record<string, number> = {};
+        for (const r of warmUpLog.entries) {
+          if (r.identity !== CONTROLLER_IDENTITY || !WRITE_VERBS.includes(r.verb as never)) continue;
+          const key = `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
+          warmUpByVerb[key] = (warmUpByVerb[key] ?? 0) + 1;
+        }
         await watcher.start();
         await cluster.call('record', ['leases']);
-        const cursors = { requests: (await cluster.call('requests', 0)).next, events: 0 };
+        const cursors = { requests: warmUpLog.next, events: 0 };
         const samples: Sample[] = [];
         const failures: string[] = [];
         const iterations = Math.min(context.settings.reactionIterations, NAMESPACES * SETS_PER_NAMESPACE);
@@ -242,6 +250,7 @@ export const p2: Benchmark = {
             controllerSettledMs: settleMs,
             warmUpWrites: warmUp,
             warmUpExporterCreates: warmUpCreates,
+            warmUpWritesByVerb: warmUpByVerb,
             clockOffset: cluster.clockOffset,
             leases: iterations,
             measured: samples.length,
