@@ -26,7 +26,7 @@ import { createInformers, type ControllerInformers } from '../controller/src/kub
 import type { SecretObject } from '../controller/src/kube/wire';
 import { currentRevision, desiredExporter } from '../controller/src/planner';
 import { DEFAULT_ENDPOINT } from 'virtual-exporters-test-cluster';
-import type { Benchmark, BenchContext } from './support/benchmark';
+import type { Backend, Benchmark, BenchContext } from './support/benchmark';
 import { profileFlags } from './support/benchmark';
 import { startClusterChild, type ClusterChild } from './support/cluster-child';
 import type { EventRecord, RequestRecord } from './support/cluster-service';
@@ -54,14 +54,28 @@ interface RunTimes {
   readonly events: readonly EventRecord[];
   readonly start: number;
   /** CPU milliseconds spent from the start to the 200th Pod by the cluster process and by the client. */
-  readonly cpuMs?: { readonly cluster: number; readonly client: number };
+  readonly cpuMs?: {
+    readonly cluster: number;
+    readonly client: number;
+    /** The cluster's, by process (on the real server: the simulators, kube-apiserver, etcd, …). */
+    readonly clusterByProcess: Readonly<Record<string, number>>;
+  };
 }
 
 const cpuMs = (before: NodeJS.CpuUsage, after: NodeJS.CpuUsage) =>
   Math.round((after.user + after.system - before.user - before.system) / 1000);
 
-async function withCluster<T>(identity: string, work: (cluster: ClusterChild) => Promise<T>): Promise<T> {
-  const cluster = await startClusterChild({ namespaces: [NAMESPACE], identities: [identity] });
+const cpuMsByProcess = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(
+    Object.entries(after).map(([name, us]) => [name, Math.round((us - (before[name] ?? 0)) / 1000)]),
+  );
+
+async function withCluster<T>(
+  backend: Backend,
+  identity: string,
+  work: (cluster: ClusterChild) => Promise<T>,
+): Promise<T> {
+  const cluster = await startClusterChild({ backend, namespaces: [NAMESPACE], identities: [identity] });
   try {
     await cluster.call('create', 'classes', NAMESPACE, classObject());
     return await work(cluster);
@@ -101,7 +115,7 @@ function timesFrom(events: readonly EventRecord[], start: number): RunTimes {
 
 /** The controller builds the pool. */
 async function controllerRun(context: BenchContext) {
-  return withCluster(CONTROLLER_IDENTITY, async (cluster) => {
+  return withCluster(context.settings.backend, CONTROLLER_IDENTITY, async (cluster) => {
     const controller = await startControllerChild({
       kubeconfigYaml: cluster.kubeconfigs[CONTROLLER_IDENTITY],
       nodeFlags: profileFlags(context.settings, 'p1'),
@@ -111,9 +125,11 @@ async function controllerRun(context: BenchContext) {
       await cluster.call('record', ['sets', 'exporters', 'pods', 'secrets']);
       const requestsFrom = (await cluster.call('requests', 0)).next;
       const [cluster0, controller0] = [await cluster.call('cpuUsage'), (await controller.usage()).cpu];
+      const byProcess0 = await cluster.call('cpuByProcess');
       await cluster.call('create', 'sets', NAMESPACE, setObject(SET, spec, false));
       await waitForPods(cluster, false);
       const [cluster1, controller1] = [await cluster.call('cpuUsage'), (await controller.usage()).cpu];
+      const byProcess1 = await cluster.call('cpuByProcess');
       await waitForPods(cluster, true);
       const events = (await cluster.call('events', 0)).entries;
       const start = events.find((e) => e.resource === 'sets' && e.type === 'ADDED')?.at;
@@ -125,7 +141,11 @@ async function controllerRun(context: BenchContext) {
       return {
         times: {
           ...timesFrom(events, start),
-          cpuMs: { cluster: cpuMs(cluster0, cluster1), client: cpuMs(controller0, controller1) },
+          cpuMs: {
+            cluster: cpuMs(cluster0, cluster1),
+            client: cpuMs(controller0, controller1),
+            clusterByProcess: cpuMsByProcess(byProcess0, byProcess1),
+          },
         },
         requests,
         passes: metricTotal(metrics, 'jumpstarter_exporterset_reconcile_duration_seconds_count'),
@@ -180,8 +200,8 @@ async function createRendered(clients: KubeClients, objects: readonly Record<str
 }
 
 /** The same objects from a tight loop; `waitForCredential` makes it wait as the controller must. */
-async function loopRun(waitForCredential: boolean) {
-  return withCluster(LOOP_IDENTITY, async (cluster) => {
+async function loopRun(backend: Backend, waitForCredential: boolean) {
+  return withCluster(backend, LOOP_IDENTITY, async (cluster) => {
     const set = cluster.call('create', 'sets', NAMESPACE, setObject(SET, spec, false));
     const cls = cluster.call('get', 'classes', NAMESPACE, 'qemu');
     const [exporterSet, virtualTargetClass] = (await Promise.all([set, cls])) as unknown as [
@@ -204,6 +224,7 @@ async function loopRun(waitForCredential: boolean) {
     try {
       await cluster.call('record', ['exporters', 'pods']);
       const cluster0 = await cluster.call('cpuUsage');
+      const byProcess0 = await cluster.call('cpuByProcess');
       const client0 = process.cpuUsage();
       const startLocal = epochNow();
       await inParallel(range(INSTANCES), CONCURRENCY, async (ordinal) => {
@@ -234,6 +255,7 @@ async function loopRun(waitForCredential: boolean) {
       const cpu = {
         cluster: cpuMs(cluster0, await cluster.call('cpuUsage')),
         client: cpuMs(client0, process.cpuUsage()),
+        clusterByProcess: cpuMsByProcess(byProcess0, await cluster.call('cpuByProcess')),
       };
       const events = (await cluster.call('events', 0)).entries;
       return { ...timesFrom(events, startLocal + cluster.clockOffset.offsetMs), cpuMs: cpu };
@@ -258,9 +280,9 @@ export const p1: Benchmark = {
       context.log(`p1: run ${i + 1}/${repetitions}: controller`);
       controllerRuns.push(await controllerRun(context));
       context.log(`p1: run ${i + 1}/${repetitions}: tight loop`);
-      loops.push(await loopRun(false));
+      loops.push(await loopRun(context.settings.backend, false));
       context.log(`p1: run ${i + 1}/${repetitions}: tight loop waiting for credentials`);
-      credentialLoops.push(await loopRun(true));
+      credentialLoops.push(await loopRun(context.settings.backend, true));
     }
     const controllerMs = median(controllerRuns.map((r) => r.times.podsMs));
     const loopMs = median(loops.map((r) => r.podsMs));

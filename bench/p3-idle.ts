@@ -21,7 +21,11 @@ export const p3: Benchmark = {
   name: 'p3-idle',
   title: 'idle: writes and CPU of the controller with 100 settled sets',
   async run(context): Promise<BenchResult> {
-    const cluster = await startClusterChild({ namespaces: NAMESPACES, identities: [CONTROLLER_IDENTITY] });
+    const cluster = await startClusterChild({
+      backend: context.settings.backend,
+      namespaces: NAMESPACES,
+      identities: [CONTROLLER_IDENTITY],
+    });
     try {
       const seed = await cluster.call('seed', {
         namespaces: NAMESPACES,

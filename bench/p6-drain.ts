@@ -69,7 +69,11 @@ export const p6: Benchmark = {
   title: 'drain: 20 surplus idle instances removed within one cooldown window',
   async run(context): Promise<BenchResult> {
     const cooldownMs = context.settings.quick ? 3000 : 5000;
-    const cluster = await startClusterChild({ namespaces: [NAMESPACE], identities: [CONTROLLER_IDENTITY] });
+    const cluster = await startClusterChild({
+      backend: context.settings.backend,
+      namespaces: [NAMESPACE],
+      identities: [CONTROLLER_IDENTITY],
+    });
     try {
       await cluster.call('create', 'classes', NAMESPACE, classObject());
       const controller = await startControllerChild({

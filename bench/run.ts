@@ -47,8 +47,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const host = machine();
   log(
     `machine: ${host.cpus} × ${host.model}, ${host.memoryGiB} GiB, node ${host.node}, load ${host.loadAverage.join(' ')}` +
-      (commandLine.settings.quick ? ' (quick mode)' : ''),
+      (commandLine.settings.quick ? ' (quick mode)' : '') +
+      (commandLine.settings.backend === 'kube' ? ', against a real kube-apiserver (--backend kube)' : ''),
   );
+  for (const { id, why } of commandLine.skipped) log(`${id} is left out on --backend kube: ${why}`);
   const results: BenchResult[] = [];
   let failures = 0;
   for (const entry of BENCHMARKS.filter((b) => commandLine.selected.includes(b.id))) {
@@ -60,6 +62,7 @@ async function main(argv: readonly string[]): Promise<number> {
       await writeResult(commandLine.resultsDir, result, {
         quick: commandLine.settings.quick,
         machine: machine(),
+        backend: commandLine.settings.backend,
       });
       results.push(result);
       for (const figure of result.figures) {

@@ -1,7 +1,15 @@
 /** What every benchmark module exports, and what the runner hands it. */
 import type { BenchResult } from './results';
 
+/**
+ * The API server the benchmarks run against: `test`, the test cluster in a child process (its store,
+ * counters, faults and simulators in process); `kube`, a real kube-apiserver with etcd and
+ * kube-controller-manager, the simulators as its clients, requests from its audit log.
+ */
+export type Backend = 'test' | 'kube';
+
 export interface BenchSettings {
+  readonly backend: Backend;
   /** Shorter runs (smaller samples, shorter periods) for a smoke check; figures are then rougher. */
   readonly quick: boolean;
   /** P3's measured idle period (wall seconds). */

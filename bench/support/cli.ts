@@ -4,10 +4,20 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BenchSettings } from './benchmark';
+import type { Backend, BenchSettings } from './benchmark';
+
+/** What the command line needs to know of a benchmark. */
+export interface BenchmarkChoice {
+  readonly id: string;
+  readonly name: string;
+  /** Why it cannot run against the real API server (`--backend kube`); absent: it can. */
+  readonly notOnKube?: string;
+}
 
 export interface CommandLine {
   readonly selected: readonly string[];
+  /** Benchmarks left out because the backend cannot run them (none were named), with why. */
+  readonly skipped: readonly { readonly id: string; readonly why: string }[];
   readonly settings: BenchSettings;
   readonly resultsDir: string;
   readonly build: boolean;
@@ -23,6 +33,9 @@ export const USAGE = `usage: npm run bench -- [p1 … p7] [options]
   --idle-seconds <n>  P3's measured idle period (default 60, quick 10)
   --iterations <n>    P2's number of leases measured (default 200, quick 30)
   --cpu-prof [dir]    run the controller with --cpu-prof, profiles into dir (default: a temp dir)
+  --backend <name>    test (default): the in-process test cluster; kube: a real kube-apiserver, etcd
+                      and kube-controller-manager (kube/bin, or VIRTUAL_EXPORTERS_KUBE_BIN) with the
+                      simulators as its clients; runs p1 … p4 and p6, results as <name>.kube.json
   --results-dir <dir> where <name>.json goes (default bench/results)
   --no-build          do not run npm run build when out/ is missing or stale
   --report            print the recorded results (the results dir) as a Markdown table; runs nothing
@@ -32,7 +45,7 @@ export class UsageError extends Error {}
 
 export function parseCommandLine(
   argv: readonly string[],
-  benchmarks: readonly { id: string; name: string }[],
+  benchmarks: readonly BenchmarkChoice[],
   root: string,
 ): CommandLine {
   const selected: string[] = [];
@@ -44,6 +57,7 @@ export function parseCommandLine(
   let build = true;
   let help = false;
   let report = false;
+  let backend: Backend = 'test';
   const number = (flag: string, value: string | undefined): number => {
     const n = Number(value);
     if (value === undefined || !Number.isInteger(n) || n <= 0) {
@@ -62,7 +76,15 @@ export function parseCommandLine(
     else if (arg === '--idle-seconds') idleSeconds = number(arg, argv[++i]);
     else if (arg === '--iterations') iterations = number(arg, argv[++i]);
     else if (arg === '--results-dir') resultsDir = path.resolve(argv[++i] ?? resultsDir);
-    else if (arg === '--cpu-prof') {
+    else if (arg === '--backend' || arg.startsWith('--backend=')) {
+      const value = arg === '--backend' ? argv[++i] : arg.slice('--backend='.length);
+      if (value !== 'test' && value !== 'kube') {
+        throw new UsageError(
+          `--backend takes test (the test cluster, the default) or kube (a real kube-apiserver); got ${value ?? 'nothing'}`,
+        );
+      }
+      backend = value;
+    } else if (arg === '--cpu-prof') {
       const next = argv[i + 1];
       cpuProfileDir =
         next !== undefined && !next.startsWith('-') && !isBenchmark(next, benchmarks)
@@ -79,12 +101,30 @@ export function parseCommandLine(
       if (!selected.includes(found.id)) selected.push(found.id);
     }
   }
+  const runnable = (b: BenchmarkChoice) => backend !== 'kube' || b.notOnKube === undefined;
+  if (backend === 'kube') {
+    const refused = benchmarks.filter((b) => selected.includes(b.id) && !runnable(b));
+    if (refused.length > 0) {
+      throw new UsageError(
+        refused.map((b) => `${b.id} (${b.name}) cannot run with --backend kube: ${b.notOnKube}`).join('\n') +
+          `\nrun ${refused.length > 1 ? 'them' : 'it'} without --backend kube (on the test cluster); with kube choose from ${benchmarks
+            .filter(runnable)
+            .map((b) => b.id)
+            .join(', ')}`,
+      );
+    }
+  }
   return {
     selected:
       selected.length > 0
         ? benchmarks.filter((b) => selected.includes(b.id)).map((b) => b.id)
-        : benchmarks.map((b) => b.id),
+        : benchmarks.filter(runnable).map((b) => b.id),
+    skipped:
+      selected.length > 0
+        ? []
+        : benchmarks.filter((b) => !runnable(b)).map((b) => ({ id: b.id, why: b.notOnKube ?? '' })),
     settings: {
+      backend,
       quick,
       idleSeconds: idleSeconds ?? (quick ? 10 : 60),
       reactionIterations: iterations ?? (quick ? 30 : 200),
@@ -97,7 +137,7 @@ export function parseCommandLine(
   };
 }
 
-function isBenchmark(arg: string, benchmarks: readonly { id: string; name: string }[]): boolean {
+function isBenchmark(arg: string, benchmarks: readonly BenchmarkChoice[]): boolean {
   const a = arg.toLowerCase();
   return benchmarks.some((b) => a === b.id || a === b.name || a === b.name.replace(/^p\d-/, ''));
 }

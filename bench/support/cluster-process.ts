@@ -6,9 +6,12 @@
  * when its parent goes away.
  */
 import { startTestCluster } from 'virtual-exporters-test-cluster';
-import { createClusterService, type ClusterApi } from './cluster-service';
+import type { Backend } from './benchmark';
+import { createClusterService, type ClusterApi, type ClusterCalls } from './cluster-service';
 
 export interface ClusterProcessOptions {
+  /** The test cluster (default) or a real kube-apiserver (kube-cluster-service.ts). */
+  readonly backend?: Backend;
   readonly namespaces: readonly string[];
   /** @default 1 (a controller in another process runs on the real clock) */
   readonly speedUp?: number;
@@ -32,8 +35,14 @@ export interface CallMessage {
 export type ReplyMessage =
   { readonly id: number; readonly result: unknown } | { readonly id: number; readonly error: string };
 
-async function main(): Promise<void> {
-  const options = JSON.parse(process.argv[2] ?? '{}') as ClusterProcessOptions;
+interface Started {
+  readonly url: string;
+  kubeconfigYaml(identity: string): string;
+  readonly service: ClusterCalls & { stop(): void };
+  stop(): Promise<void>;
+}
+
+async function startTest(options: ClusterProcessOptions): Promise<Started> {
   const cluster = await startTestCluster({
     namespaces: [...options.namespaces],
     speedUp: options.speedUp ?? 1,
@@ -44,8 +53,34 @@ async function main(): Promise<void> {
       : {}),
   });
   const service = createClusterService(cluster);
+  return {
+    url: cluster.url,
+    kubeconfigYaml: (identity) => cluster.kubeconfigYaml(identity),
+    service,
+    async stop() {
+      service.stop();
+      await cluster.stop();
+    },
+  };
+}
+
+async function startKube(options: ClusterProcessOptions): Promise<Started> {
+  const testOnly = [
+    ...((options.speedUp ?? 1) !== 1 ? ['a sped-up clock (speedUp)'] : []),
+    ...(options.watchTimeoutSeconds !== undefined ? ['a watch timeout (watchTimeoutSeconds)'] : []),
+  ];
+  if (testOnly.length > 0) {
+    throw new Error(`${testOnly.join(' and ')}: test-cluster features the real API server does not have`);
+  }
+  const { startKubeBackend } = await import('./kube-cluster-service');
+  return startKubeBackend(options.namespaces, (message) => process.stderr.write(`${message}\n`));
+}
+
+async function main(): Promise<void> {
+  const options = JSON.parse(process.argv[2] ?? '{}') as ClusterProcessOptions;
+  const cluster = await (options.backend === 'kube' ? startKube(options) : startTest(options));
+  const { service } = cluster;
   const stop = async (code: number) => {
-    service.stop();
     await cluster.stop();
     process.exit(code);
   };

@@ -54,6 +54,12 @@ export interface EventRecord {
   readonly windowStart?: string;
   /** Being deleted (finalizers pending). */
   readonly deleting?: boolean;
+  /**
+   * On the real server (`--backend kube`): when the bench's watch delivered the change. `at` is then
+   * when the server answered the write that made it, where the audit log tells that write for sure (a
+   * create; a Lease's assignment), and this same time otherwise.
+   */
+  readonly seenAt?: number;
 }
 
 export interface Page<T> {
@@ -98,14 +104,29 @@ export interface ClusterApi {
   requestTotal(filter: CounterFilter): number;
   /** Resolves when both simulators have reacted to everything so far. */
   settle(): Promise<void>;
-  /** The cluster process's CPU time so far (µs), to tell a busy server from a slow client. */
+  /**
+   * The CPU time (µs) of the server side so far — the cluster process; on the real server also its
+   * kube-apiserver, etcd and kube-controller-manager — to tell a busy server from a slow client.
+   */
   cpuUsage(): NodeJS.CpuUsage;
+  /** The same, user + system µs, by process. */
+  cpuByProcess(): Record<string, number>;
 }
+
+/**
+ * `ClusterApi` as a backend may answer it: each call now or as a Promise (the real server's backend
+ * answers most over HTTP). The cluster child awaits every answer either way.
+ */
+export type ClusterCalls = {
+  readonly [K in keyof ClusterApi]: (
+    ...args: Parameters<ClusterApi[K]>
+  ) => ReturnType<ClusterApi[K]> | Promise<Awaited<ReturnType<ClusterApi[K]>>>;
+};
 
 /** Requests kept at most (the oldest are dropped; cursors stay valid). */
 const LOG_LIMIT = 500_000;
 
-class Log<T> {
+export class Log<T> {
   private items: T[] = [];
   private dropped = 0;
 
@@ -129,11 +150,16 @@ class Log<T> {
   }
 }
 
-function describe(resource: ResourceName, event: WatchEvent): EventRecord | undefined {
+/** What the benchmarks read from one change (`at`: when it happened, default now). */
+export function describe(
+  resource: ResourceName,
+  event: WatchEvent,
+  at: number = epochNow(),
+): EventRecord | undefined {
   if (event.type === 'BOOKMARK') return undefined;
   const { object } = event;
   const base = {
-    at: epochNow(),
+    at,
     type: event.type,
     resource,
     namespace: object.metadata.namespace ?? '',
@@ -232,6 +258,10 @@ export function createClusterService(cluster: TestCluster): ClusterApi & { stop(
     requestTotal: (filter) => cluster.counters.total(filter),
     settle: () => cluster.settle(),
     cpuUsage: () => process.cpuUsage(),
+    cpuByProcess() {
+      const { user, system } = process.cpuUsage();
+      return { 'test cluster': user + system };
+    },
     stop() {
       unsubscribe();
       for (const watch of watches) watch.stop();

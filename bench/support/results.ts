@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as prettier from 'prettier';
+import type { Backend } from './benchmark';
 
 export interface Target {
   /** The figure must be at most (`<=`) or exactly (`==`) the value. */
@@ -73,29 +74,36 @@ export function met(figure: Figure): boolean | undefined {
 export interface ResultFile extends BenchResult {
   readonly date: string;
   readonly quick: boolean;
+  /** The API server it ran against (absent in files recorded before `--backend`: the test cluster). */
+  readonly backend?: Backend;
   readonly machine: Machine;
   /** Each figure with whether it met its target. */
   readonly verdicts: readonly { label: string; met: boolean | undefined }[];
 }
 
+/** The results file of a benchmark on a backend: `<name>.json` on the test cluster, `<name>.kube.json` on kube. */
+export const resultFileName = (name: string, backend: Backend = 'test'): string =>
+  backend === 'test' ? `${name}.json` : `${name}.${backend}.json`;
+
 /**
- * Writes `<dir>/<name>.json` (formatted as the repository's Prettier config says, so `npm run lint`
+ * Writes `<dir>/<name>.json` (`<name>.kube.json` on the real server; formatted as the repository's Prettier config says, so `npm run lint`
  * accepts the recorded results) and returns what it wrote.
  */
 export async function writeResult(
   dir: string,
   result: BenchResult,
-  run: { quick: boolean; machine: Machine; date?: Date },
+  run: { quick: boolean; machine: Machine; date?: Date; backend?: Backend },
 ): Promise<ResultFile> {
   const file: ResultFile = {
     ...result,
     date: (run.date ?? new Date()).toISOString(),
     quick: run.quick,
+    ...(run.backend !== undefined ? { backend: run.backend } : {}),
     machine: run.machine,
     verdicts: result.figures.map((f) => ({ label: f.label, met: met(f) })),
   };
   mkdirSync(dir, { recursive: true });
-  const target = path.join(dir, `${result.name}.json`);
+  const target = path.join(dir, resultFileName(result.name, run.backend));
   const options = (await prettier.resolveConfig(target)) ?? {};
   writeFileSync(target, await prettier.format(JSON.stringify(file), { ...options, parser: 'json' }));
   return file;
@@ -156,7 +164,7 @@ export function formatMarkdown(files: readonly ResultFile[]): string {
     file.figures.forEach((figure, index) => {
       const verdict = met(figure);
       rows.push(
-        `| ${index === 0 ? `${file.name}${file.quick ? ' (quick)' : ''}` : ''} | ${figure.label} | ${formatTarget(figure.target, figure.unit)} | ${formatValue(figure)} | ${verdict === undefined ? '' : verdict ? 'yes' : '**no**'} |`,
+        `| ${index === 0 ? `${file.name}${file.backend === 'kube' ? ' (kube)' : ''}${file.quick ? ' (quick)' : ''}` : ''} | ${figure.label} | ${formatTarget(figure.target, figure.unit)} | ${formatValue(figure)} | ${verdict === undefined ? '' : verdict ? 'yes' : '**no**'} |`,
       );
     });
   }

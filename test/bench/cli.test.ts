@@ -11,7 +11,13 @@ describe('npm run bench command line', () => {
   it('runs everything by default, with the full settings', () => {
     const line = parseCommandLine([], BENCHMARKS, '/repo');
     expect(line.selected).toEqual(['p1', 'p2', 'p3']);
-    expect(line.settings).toEqual({ quick: false, idleSeconds: 60, reactionIterations: 200 });
+    expect(line.settings).toEqual({
+      backend: 'test',
+      quick: false,
+      idleSeconds: 60,
+      reactionIterations: 200,
+    });
+    expect(line.skipped).toEqual([]);
     expect(line.resultsDir).toBe('/repo/bench/results');
     expect(line.build).toBe(true);
     expect(line.report).toBe(false);
@@ -45,5 +51,41 @@ describe('npm run bench command line', () => {
       '--idle-seconds needs a positive whole number, e.g. --idle-seconds 30; got soon',
     );
     expect(() => parseCommandLine(['--fast'], BENCHMARKS, '/repo')).toThrow(UsageError);
+  });
+
+  describe('--backend', () => {
+    const WITH_LIMITS = [
+      ...BENCHMARKS,
+      { id: 'p4', name: 'p4-memory', notOnKube: 'it needs a latency fault' },
+      { id: 'p5', name: 'p5-synth', notOnKube: 'it uses no cluster' },
+    ];
+
+    it('is test unless told, and takes kube in either spelling', () => {
+      expect(parseCommandLine([], WITH_LIMITS, '/repo').settings.backend).toBe('test');
+      expect(parseCommandLine(['--backend', 'kube'], WITH_LIMITS, '/repo').settings.backend).toBe('kube');
+      expect(parseCommandLine(['--backend=kube', 'p1'], WITH_LIMITS, '/repo').settings.backend).toBe('kube');
+      expect(parseCommandLine(['--backend', 'test', 'p4'], WITH_LIMITS, '/repo').selected).toEqual(['p4']);
+    });
+
+    it('runs what the real server can run when none is named, and says what it left out', () => {
+      const line = parseCommandLine(['--backend', 'kube', '--quick'], WITH_LIMITS, '/repo');
+      expect(line.selected).toEqual(['p1', 'p2', 'p3']);
+      expect(line.skipped).toEqual([
+        { id: 'p4', why: 'it needs a latency fault' },
+        { id: 'p5', why: 'it uses no cluster' },
+      ]);
+      expect(line.settings).toMatchObject({ backend: 'kube', quick: true });
+    });
+
+    it('refuses a benchmark the real server cannot run, naming it and why', () => {
+      expect(() => parseCommandLine(['p1', 'p4', '--backend', 'kube'], WITH_LIMITS, '/repo')).toThrow(
+        'p4 (p4-memory) cannot run with --backend kube: it needs a latency fault\n' +
+          'run it without --backend kube (on the test cluster); with kube choose from p1, p2, p3',
+      );
+      expect(() => parseCommandLine(['--backend', 'kind'], WITH_LIMITS, '/repo')).toThrow(
+        '--backend takes test (the test cluster, the default) or kube (a real kube-apiserver); got kind',
+      );
+      expect(() => parseCommandLine(['--backend'], WITH_LIMITS, '/repo')).toThrow(UsageError);
+    });
   });
 });

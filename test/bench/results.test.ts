@@ -8,6 +8,7 @@ import {
   machine,
   met,
   readResults,
+  resultFileName,
   writeResult,
   type BenchResult,
 } from '../../bench/support/results';
@@ -52,6 +53,19 @@ describe('bench results', () => {
       '|  | writes | = 0 /min | 0 /min | yes |',
       '|  | context | — | 1235 ms |  |',
     ]);
+  });
+
+  it('writes the real server’s results beside the test cluster’s, as <name>.kube.json', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-results-'));
+    const host = machine();
+    await writeResult(dir, result, { quick: false, machine: host, backend: 'test' });
+    await writeResult(dir, result, { quick: false, machine: host, backend: 'kube' });
+    expect(resultFileName('p9-example', 'kube')).toBe('p9-example.kube.json');
+    // Each benchmark's test-cluster file, then its kube file.
+    expect(readResults(dir).map((file) => file.backend)).toEqual(['test', 'kube']);
+    expect(formatMarkdown(readResults(dir)).split('\n')[5]).toBe(
+      '| p9-example (kube) | ratio | ≤ 1.30× | 1.42× | **no** |',
+    );
   });
 
   it('prints the figures beside their targets', () => {
