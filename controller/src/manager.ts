@@ -45,8 +45,7 @@ import { RenderMemo } from './reconciler/render-memo';
 import { registerHandlers } from './reconciler/handlers';
 import { DemandRecorder } from './reconciler/demand-recorder';
 import { Reconciler } from './reconciler/reconciler';
-import { OperationReconciler } from './reconciler/operation-reconciler';
-import { registerOperationHandlers } from './reconciler/operation-handlers';
+import { OperationReconciler, registerOperationHandlers } from './exporter-operation';
 import { StatusMemo } from './reconciler/status-memo';
 
 export interface ManagerDeps {

@@ -25,6 +25,5 @@ export * from './status';
 export * from './status-read';
 export * from './upstream-conditions';
 export * from './wire-guards';
-export * from './operation';
 export * from './pinning';
 export * from './revision-history';

@@ -16,9 +16,10 @@ import {
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { ResourceInformer } from '../kube/informer';
-import { controllingSetName, isFinished, nameOf } from '../planner';
-import { objectKey } from '../queue/object-key';
+import type { ResourceInformer } from '../../kube/informer';
+import { controllingSetName, nameOf } from '../../planner';
+import { objectKey } from '../../queue/object-key';
+import { isFinished } from '../planner';
 
 export interface OperationHandlerInformers {
   readonly exporterOperations: ResourceInformer<ExporterOperation>;

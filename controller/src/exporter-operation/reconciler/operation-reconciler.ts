@@ -1,7 +1,7 @@
 /**
- * One reconcile pass for one ExporterOperation key: read the operation's world from the caches, plan
- * (planner/operation.ts), apply the writes in order, then write the status through `/status` once —
- * only when it changed — and record the events. A failed write is reported instead (the condition
+ * One reconcile pass for one ExporterOperation key: read the operation's world from the caches
+ * (operation-world.ts), plan (../planner), apply the writes in order, then write the status through
+ * `/status` once — only when it changed — and record the events. A failed write is reported instead (the condition
  * WriteFailure=True with the API's message, on the status as it was, plus a Warning event) and the
  * pass throws, so the status never claims a step that did not happen and the key is retried with the
  * work queue's backoff.
@@ -9,41 +9,19 @@
 import {
   ConditionReasons,
   OperationConditionTypes,
-  type Exporter,
   type ExporterOperation,
-  type ExporterSet,
-  type Lease,
-  type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { ResourceInformer } from '../kube/informer';
-import type { KubeClients } from '../kube/clients';
-import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
-import type { Logger } from '../operations/logger';
-import {
-  controllingSetName,
-  isFinished,
-  isLeaseEnded,
-  isOwnedBy,
-  nameOf,
-  planOperation,
-  setCondition,
-  type OperationAction,
-  type OperationSnapshot,
-  type OperationTarget,
-} from '../planner';
-import type { Clock } from '../queue/clock';
-import { parseObjectKey } from '../queue/object-key';
-import type { ReconcileResult } from '../queue/work-queue';
-import type { EventRecorder } from './event-recorder';
-import { statusMergePatch } from './status-patch';
-
-export interface OperationCaches {
-  readonly exporterOperations: ResourceInformer<ExporterOperation>;
-  readonly exporterSets: ResourceInformer<ExporterSet>;
-  readonly virtualTargetClasses: ResourceInformer<VirtualTargetClass>;
-  readonly exporters: ResourceInformer<Exporter>;
-  readonly leases: ResourceInformer<Lease>;
-}
+import type { KubeClients } from '../../kube/clients';
+import { apiErrorMessage, isAlreadyExists, isNotFound } from '../../kube/api-errors';
+import type { Logger } from '../../operations/logger';
+import { setCondition } from '../../planner';
+import type { Clock } from '../../queue/clock';
+import { parseObjectKey } from '../../queue/object-key';
+import type { ReconcileResult } from '../../queue/work-queue';
+import type { EventRecorder } from '../../reconciler/event-recorder';
+import { statusMergePatch } from '../../reconciler/status-patch';
+import { planOperation, type OperationAction } from '../planner';
+import { readOperationWorld, type OperationCaches } from './operation-world';
 
 export interface OperationReconcilerDeps {
   readonly caches: OperationCaches;
@@ -53,76 +31,6 @@ export interface OperationReconcilerDeps {
   readonly clock: Clock;
   readonly logger: Logger;
   readonly events: EventRecorder;
-}
-
-/** The name of a non-ended Lease of `namespace` assigned to `exporter`, if any. */
-export function leaseOf(leases: readonly Lease[], exporter: string): string | undefined {
-  return leases.find((l) => !isLeaseEnded(l) && nameOf(l.status?.exporterRef) === exporter)?.metadata?.name;
-}
-
-/** The operation's world, from the caches. */
-export function readOperationWorld(
-  operation: ExporterOperation,
-  caches: OperationCaches,
-  provisioner: string,
-  now: number,
-): OperationSnapshot {
-  const namespace = operation.metadata?.namespace ?? '';
-  const leases = caches.leases.list(namespace);
-  const targetOf = (exporter: Exporter): OperationTarget => {
-    const leasedBy = leaseOf(leases, exporter.metadata?.name ?? '');
-    return { exporter, ...(leasedBy !== undefined ? { leasedBy } : {}) };
-  };
-  const { exporterName, exporterSetName } = operation.spec ?? {};
-  const exporter = exporterName !== undefined ? caches.exporters.get(namespace, exporterName) : undefined;
-  const setName = exporterSetName ?? (exporter ? controllingSetName(exporter) : undefined);
-  const set = setName !== undefined ? caches.exporterSets.get(namespace, setName) : undefined;
-  const className = set?.spec?.virtualTargetClassName;
-  const setProvisioner = className
-    ? caches.virtualTargetClasses.get(namespace, className)?.spec?.provisioner
-    : undefined;
-  return {
-    now,
-    provisioner,
-    operation,
-    ...(exporter ? { target: targetOf(exporter) } : {}),
-    ...(set ? { set } : {}),
-    ...(setProvisioner !== undefined ? { setProvisioner } : {}),
-    ...(exporter && set
-      ? {
-          siblings: caches.exporters
-            .list(namespace)
-            .filter((e) => isOwnedBy(e, set) && e.metadata?.name !== exporter.metadata?.name),
-          disabling: disablingTargets(caches.exporterOperations.list(namespace), operation),
-        }
-      : {}),
-    ...(exporterSetName !== undefined && set
-      ? {
-          instances: caches.exporters
-            .list(namespace)
-            .filter((e) => isOwnedBy(e, set))
-            .map(targetOf),
-          // Children by their owner's uid: the parent label is left off names longer than a label value.
-          children: caches.exporterOperations
-            .list(namespace)
-            .filter((c) =>
-              (c.metadata?.ownerReferences ?? []).some((r) => r.uid === operation.metadata?.uid),
-            ),
-        }
-      : {}),
-  };
-}
-
-/** Instances named by another unfinished Drain or Disable operation. */
-function disablingTargets(operations: readonly ExporterOperation[], self: ExporterOperation): Set<string> {
-  const names = new Set<string>();
-  for (const op of operations) {
-    if (op.metadata?.uid === self.metadata?.uid || isFinished(op.status)) continue;
-    const { operation, exporterName } = op.spec ?? {};
-    if ((operation === 'Drain' || operation === 'Disable') && exporterName !== undefined)
-      names.add(exporterName);
-  }
-  return names;
 }
 
 export class OperationReconciler {
