@@ -16,20 +16,20 @@ import { classCredentialsReader } from './reconciler/instance-lifecycle';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createClients, type KubeClients } from './kube/clients';
 import { createInformers, type ControllerInformers } from './kube/informers';
-import { loadClusterConfig } from './operations/cluster-config';
-import { ListenError, type HttpEndpoint } from './operations/http-server';
-import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './operations/health';
+import { loadClusterConfig } from './process/cluster-config';
+import { ListenError, type HttpEndpoint } from './process/http-server';
+import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './process/health';
 import {
   LeaderElector,
   controllerNamespace,
   leaderElectionId,
   type LeaderElectionOptions,
-} from './operations/leader-election';
-import { createLogger, type Logger } from './operations/logger';
-import { ControllerMetrics, startMetricsServer } from './operations/metrics';
-import type { Options } from './operations/options';
-import { ServedResources } from './operations/served-resources';
-import { PermissionCheck, permissionsOf } from './operations/permissions';
+} from './process/leader-election';
+import { createLogger, type Logger } from './process/logger';
+import { ControllerMetrics, startMetricsServer } from './process/metrics';
+import type { Options } from './process/options';
+import { ServedResources } from './process/served-resources';
+import { PermissionCheck, permissionsOf } from './process/permissions';
 import { controllerRules, LEADER_ELECTION_RULES } from 'virtual-exporters/internal';
 import type { PlannerOptions } from './planner';
 import { systemClock, type Clock } from './queue/clock';

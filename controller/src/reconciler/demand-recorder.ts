@@ -23,8 +23,8 @@ import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import type { ExporterSet } from 'virtual-exporters/internal';
 import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
 import { mergePatch, patchOptions } from '../kube/patch';
-import type { Logger } from '../operations/logger';
-import type { ControllerMetrics, SetRef } from '../operations/metrics';
+import type { Logger } from '../process/logger';
+import type { ControllerMetrics, SetRef } from '../process/metrics';
 import {
   bucketStart,
   emptyRecord,

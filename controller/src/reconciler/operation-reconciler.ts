@@ -18,7 +18,7 @@ import {
 import type { ResourceInformer } from '../kube/informer';
 import type { KubeClients } from '../kube/clients';
 import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
-import type { Logger } from '../operations/logger';
+import type { Logger } from '../process/logger';
 import {
   controllingSetName,
   isFinished,

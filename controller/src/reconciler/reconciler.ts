@@ -21,8 +21,8 @@ import {
   type ExporterSetStatus,
   JUMPSTARTER_API_VERSION,
 } from 'virtual-exporters/internal';
-import type { ControllerMetrics, SetRef } from '../operations/metrics';
-import { exporterSetLogger, type Logger } from '../operations/logger';
+import type { ControllerMetrics, SetRef } from '../process/metrics';
+import { exporterSetLogger, type Logger } from '../process/logger';
 import {
   actionEvents,
   type PlanEvent,

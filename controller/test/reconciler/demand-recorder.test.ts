@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Lease } from 'virtual-exporters/internal';
-import { createLogger } from '../../src/operations/logger';
-import { ControllerMetrics } from '../../src/operations/metrics';
+import { createLogger } from '../../src/process/logger';
+import { ControllerMetrics } from '../../src/process/metrics';
 import type { PlannerSnapshot } from '../../src/planner';
 import { DEMAND_DATA_KEY, parseDemand } from '../../src/reconciler/demand-object';
 import {

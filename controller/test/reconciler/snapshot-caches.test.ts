@@ -20,7 +20,7 @@ import {
 import { secretCacheView } from '../../src/kube/cache-views';
 import type { KubeClients } from '../../src/kube/clients';
 import type { CacheView, WireObject } from '../../src/kube/informer';
-import { createLogger } from '../../src/operations/logger';
+import { createLogger } from '../../src/process/logger';
 import { CaBundleCache } from '../../src/reconciler/ca-bundle-cache';
 import { EventRecorder } from '../../src/reconciler/event-recorder';
 import { Expectations } from '../../src/reconciler/expectations';

@@ -14,7 +14,7 @@ import {
   defaultIdentity,
   LeaderElector,
   leaderElectionId,
-} from '../../src/operations/leader-election';
+} from '../../src/process/leader-election';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'ops';
