@@ -4,4 +4,4 @@ export { startManager, type Manager } from './manager';
 export { createLogger, type LogLevel } from './process/logger';
 export { parseCommand } from './process/parse-command';
 // The ReplicaFailure a pass of several failed kinds writes: the simulation's oracle reads it back.
-export { replicaFailureOf } from './reconciler/execution';
+export { replicaFailureOf } from './reconciler/execution-record';

@@ -19,14 +19,11 @@ import { createInformers, type ControllerInformers } from './kube/informers';
 import { loadClusterConfig } from './process/cluster-config';
 import { ListenError, type HttpEndpoint } from './process/http-server';
 import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './process/health';
-import {
-  LeaderElector,
-  controllerNamespace,
-  leaderElectionId,
-  type LeaderElectionOptions,
-} from './process/leader-election';
+import { controllerNamespace, leaderElectionId } from './process/election-names';
+import { LeaderElector, type LeaderElectionOptions } from './process/leader-election';
 import { createLogger, type Logger } from './process/logger';
-import { ControllerMetrics, startMetricsServer } from './process/metrics';
+import { ControllerMetrics } from './process/metrics';
+import { startMetricsServer } from './process/metrics-endpoint';
 import type { Options } from './process/options';
 import { ServedResources } from './process/served-resources';
 import { PermissionCheck, permissionsOf } from './process/permissions';
@@ -37,13 +34,13 @@ import { objectKey } from './queue/object-key';
 import { WorkQueue } from './queue/work-queue';
 import { EventRecorder } from './reconciler/event-recorder';
 import { Expectations } from './reconciler/expectations';
-import { PodWaits } from './reconciler/pod-waits';
+import { PodWaits } from './reconciler/pod-wait-tracker';
 import { FirstObserved } from './reconciler/first-observed';
 import { SlowStart } from './reconciler/slow-start';
 import { CaBundleCache } from './reconciler/ca-bundle-cache';
 import { RenderMemo } from './reconciler/render-memo';
 import { registerHandlers } from './reconciler/handlers';
-import { DemandRecorder } from './reconciler/demand-recorder';
+import { DemandRecorder } from './reconciler/demand/demand-store';
 import { Reconciler } from './reconciler/reconciler';
 import { OperationReconciler } from './reconciler/operation-reconciler';
 import { registerOperationHandlers } from './reconciler/operation-handlers';

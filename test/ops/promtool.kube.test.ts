@@ -23,7 +23,7 @@ import { startManager, type Manager } from '../../controller/src/manager';
 import { createLogger } from '../../controller/src/process/logger';
 import { ControllerMetrics } from '../../controller/src/process/metrics';
 import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../controller/src/planner/demand-history';
-import { demandObject } from '../../controller/src/reconciler/demand-object';
+import { demandObject } from '../../controller/src/reconciler/demand/demand-config-map';
 import { installFiles } from '../../examples/install/app';
 import {
   describeWithPromtool,

@@ -1,159 +1,51 @@
 /**
- * Prometheus metrics of SPEC §3, on their own registry (never prom-client's global one, so two
- * controllers in one test process do not collide), served at `/metrics` on
- * `--metrics-bind-address`. Every name starts with {@link METRIC_PREFIX}, as JEP-0013 prefixes every
- * Jumpstarter metric `jumpstarter_` (the Node process metrics too, when enabled).
- *
- * | metric (after `jumpstarter_exporterset_`) | type | labels |
- * |---|---|---|
- * | `replicas`, `ready_replicas`, `available_replicas`, `leased_replicas`, `starting_replicas`, `standby_replicas` | gauge | namespace, exporterset |
- * | `pending_leases` (pending demand) | gauge | namespace, exporterset |
- * | `forecast_leases` (expected peak), `forecast_warm_buffer` (the buffer it would set), while `spec.forecast.mode` is not Off | gauge | namespace, exporterset |
- * | `effective_min_available_replicas` (the warm buffer in effect, schedules' raises included) | gauge | namespace, exporterset |
- * | `scale_actions_total` | counter | namespace, exporterset, direction (`up`/`down`), reason |
- * | `instance_startup_seconds` (created → online) | histogram | namespace, exporterset |
- * | `lease_wait_seconds` (pending → assigned), exemplar `lease` | histogram | namespace, exporterset |
- * | `leases_served_total` (assigned an instance) | counter | namespace, exporterset, start (`warm`/`cold`) |
- * | `reconcile_duration_seconds` | histogram | result (`success`/`error`) |
- * | `reconcile_errors_total` | counter | namespace, exporterset |
- * | `workqueue_depth` | gauge | — |
- * | `leader` (1 while this process leads and reconciles, else 0) | gauge | provisioner |
- *
- * Reconcile durations carry no set label (a histogram per set is costly and the per-set question is
- * "does it fail", which the errors counter answers). Each instance and lease counts once, also across
- * controller restarts (the demand recorder remembers them, demand-recorder.ts). A served lease is
- * `warm` when its instance was Online before the lease was created, else `cold`.
- *
- * `/metrics` answers in the Prometheus text format, or in OpenMetrics when the scraper's `Accept`
- * asks for `application/openmetrics-text` — only OpenMetrics carries exemplars: each lease-wait bucket
- * names the last lease observed in it (`{lease="<name>"}`), so a slow wait leads to its Lease.
+ * The controller's Prometheus metrics (SPEC §3; names, labels and buckets in metric-names.ts) on their
+ * own registry (never prom-client's global one, so two controllers in one test process do not
+ * collide), served by metrics-endpoint.ts. Reconcile durations carry no set label (a histogram per set
+ * is costly and the per-set question is "does it fail", which the errors counter answers). Each
+ * instance and lease counts once, also across controller restarts (the demand recorder remembers them,
+ * reconciler/demand/demand-store.ts). A served lease is `warm` when its instance was Online before the
+ * lease was created, else `cold`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { openMetricsRegistry, renderOpenMetrics, renderText } from './metrics-endpoint';
 import {
-  collectDefaultMetrics,
-  Counter,
-  Gauge,
-  Histogram,
-  Registry,
-  type Metric,
-  type OpenMetricsContentType,
-} from 'prom-client';
-import { listen, parseBindAddress, reply, type HttpEndpoint } from './http-server';
+  LEASE_WAIT_BUCKETS,
+  POOL_GAUGES,
+  RECONCILE_BUCKETS,
+  SET_LABELS,
+  STARTUP_BUCKETS,
+  type PoolCounts,
+  type SetLabel,
+} from './metric-names';
+import { processMetricsRegistry } from './process-metrics';
 
 export interface SetRef {
   readonly namespace: string;
   readonly name: string;
 }
 
-/** The pool of one set as the last pass saw it. */
-export interface PoolCounts {
-  readonly replicas: number;
-  readonly ready: number;
-  readonly available: number;
-  readonly leased: number;
-  readonly starting: number;
-  readonly standby: number;
-  /** Pending Leases this pool should serve (demand). */
-  readonly pendingLeases: number;
-}
-
 export type ScaleDirection = 'up' | 'down';
 export type ReconcileOutcome = 'success' | 'error';
-
-const SET_LABELS = ['namespace', 'exporterset'] as const;
-
-/** The prefix of every metric this controller exports (JEP-0013: `jumpstarter_`, then the component). */
-export const METRIC_PREFIX = 'jumpstarter_exporterset_';
-
-export const STARTUP_BUCKETS = [5, 10, 20, 30, 45, 60, 90, 120, 180, 300, 600, 1200];
-export const LEASE_WAIT_BUCKETS = [1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800, 3600];
-export const RECONCILE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-const POOL_GAUGES: readonly (readonly [keyof PoolCounts, string, string])[] = [
-  [
-    'replicas',
-    'jumpstarter_exporterset_replicas',
-    'Instances of the set (Exporters it owns, standbys included).',
-  ],
-  [
-    'ready',
-    'jumpstarter_exporterset_ready_replicas',
-    'Instances whose Exporter is Online (status.readyReplicas).',
-  ],
-  [
-    'available',
-    'jumpstarter_exporterset_available_replicas',
-    'Instances Online, enabled and not leased (status.availableReplicas).',
-  ],
-  ['leased', 'jumpstarter_exporterset_leased_replicas', 'Instances named by a non-ended Lease.'],
-  ['starting', 'jumpstarter_exporterset_starting_replicas', 'Instances created but not ready yet.'],
-  [
-    'standby',
-    'jumpstarter_exporterset_standby_replicas',
-    'Standby Exporters (no Pod) kept for scale from zero.',
-  ],
-  [
-    'pendingLeases',
-    'jumpstarter_exporterset_pending_leases',
-    'Pending Leases the set should serve (demand).',
-  ],
-];
 
 export interface ControllerMetricsOptions {
   /** Also export Node process metrics (CPU, memory, event loop). @default false */
   readonly processMetrics?: boolean;
 }
 
-/** prom-client's event-loop delay sampling interval (its default, 10 ms, costs idle CPU). */
-export const EVENT_LOOP_MONITORING_PRECISION_MS = 1000;
-
-/**
- * Node process metrics belong to the process, not to a controller: they are collected once, into
- * this registry, however many controllers a process starts (tests and the simulation start hundreds;
- * each collection keeps an event-loop monitor and a GC observer alive for the life of the process).
- */
-let processRegistry: Registry | undefined;
-
-function processMetricsRegistry(): Registry {
-  if (processRegistry === undefined) {
-    processRegistry = new Registry();
-    // The event-loop delay histogram samples every 10 ms by default, which is most of an idle
-    // controller's CPU; a 1 s resolution still shows the stalls that matter to a reconcile.
-    collectDefaultMetrics({
-      register: processRegistry,
-      prefix: METRIC_PREFIX,
-      eventLoopMonitoringPrecision: EVENT_LOOP_MONITORING_PRECISION_MS,
-    });
-    for (const name of PROCESS_GAUGES_NAMED_AS_COUNTERS) processRegistry.removeSingleMetric(name);
-  }
-  return processRegistry;
-}
-
-/**
- * prom-client's process gauges that it names `*_total`, a suffix Prometheus keeps for counters
- * (`promtool check metrics`: "non-counter metrics should not have "_total" suffix"). They are not
- * exported: each is the sum of the gauge of the same name without `_total`, which counts by `type`
- * (`sum(jumpstarter_exporterset_nodejs_active_handles)`).
- */
-export const PROCESS_GAUGES_NAMED_AS_COUNTERS = [
-  'nodejs_active_handles_total',
-  'nodejs_active_requests_total',
-  'nodejs_active_resources_total',
-].map((name) => METRIC_PREFIX + name);
-
 export class ControllerMetrics {
   /** This controller's metrics, and the process's when `processMetrics` is on. */
   readonly registry: Registry;
-  private readonly pool: Record<keyof PoolCounts, Gauge<(typeof SET_LABELS)[number]>>;
-  private readonly effectiveMinAvailable: Gauge<(typeof SET_LABELS)[number]>;
+  private readonly pool: Record<keyof PoolCounts, Gauge<SetLabel>>;
+  private readonly effectiveMinAvailable: Gauge<SetLabel>;
   private readonly scaleActions: Counter<'namespace' | 'exporterset' | 'direction' | 'reason'>;
-  private readonly startup: Histogram<(typeof SET_LABELS)[number]>;
-  private readonly leaseWait: Histogram<(typeof SET_LABELS)[number]>;
+  private readonly startup: Histogram<SetLabel>;
+  private readonly leaseWait: Histogram<SetLabel>;
   private readonly leasesServed: Counter<'namespace' | 'exporterset' | 'start'>;
   private readonly reconcileDuration: Histogram<'result'>;
-  private readonly reconcileErrors: Counter<(typeof SET_LABELS)[number]>;
-  private readonly forecastLeases: Gauge<(typeof SET_LABELS)[number]>;
-  private readonly forecastWarmBuffer: Gauge<(typeof SET_LABELS)[number]>;
+  private readonly reconcileErrors: Counter<SetLabel>;
+  private readonly forecastLeases: Gauge<SetLabel>;
+  private readonly forecastWarmBuffer: Gauge<SetLabel>;
   private queueDepth: () => number = () => 0;
   private leadership?: { provisioner: string; isLeader: () => boolean };
 
@@ -165,7 +57,7 @@ export class ControllerMetrics {
         key,
         new Gauge({ name, help, labelNames: SET_LABELS, registers }),
       ]),
-    ) as Record<keyof PoolCounts, Gauge<(typeof SET_LABELS)[number]>>;
+    ) as Record<keyof PoolCounts, Gauge<SetLabel>>;
     this.effectiveMinAvailable = new Gauge({
       name: 'jumpstarter_exporterset_effective_min_available_replicas',
       help: 'The warm buffer the set keeps now: spec.minAvailableReplicas, raised by open schedule windows (capped at maxReplicas).',
@@ -333,86 +225,11 @@ export class ControllerMetrics {
   }
 }
 
-function openMetricsRegistry(): Registry<OpenMetricsContentType> {
-  const registry = new Registry<OpenMetricsContentType>();
-  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-  return registry;
-}
-
 /** OpenMetrics limits an exemplar's labels to 128 characters, names included. */
 function exemplarValue(lease: string): string {
   return lease.slice(0, 128 - 'lease'.length);
 }
 
-/** Renders (one at a time, process-wide: see `renderOpenMetrics`). */
-let rendering: Promise<unknown> = Promise.resolve();
-
-/**
- * The registry's metrics in OpenMetrics, with exemplars. prom-client renders OpenMetrics from a
- * registry of that content type only, and while doing so renames every counter it renders (it drops
- * `_total` from the metric object, which other registries share): the metrics are rendered from a
- * registry of that type holding the same metric objects, and the names put back after. Renders are
- * serialised so a Prometheus-text render never sees a renamed counter.
- */
-export function renderOpenMetrics(registry: Registry): Promise<string> {
-  const run = async (): Promise<string> => {
-    const metrics = registry.getMetricsAsArray() as unknown as { name: string }[];
-    const names = metrics.map((m) => m.name);
-    const open = openMetricsRegistry();
-    for (const metric of registry.getMetricsAsArray()) open.registerMetric(metric as unknown as Metric);
-    try {
-      return await open.metrics();
-    } finally {
-      metrics.forEach((m, i) => (m.name = names[i]!));
-    }
-  };
-  const result = rendering.then(run, run);
-  rendering = result.catch(() => undefined);
-  return result;
-}
-
-/** The Prometheus text of the registry, after any OpenMetrics render in progress. */
-function renderText(registry: Registry): Promise<string> {
-  const run = () => registry.metrics();
-  const result = rendering.then(run, run);
-  rendering = result.catch(() => undefined);
-  return result;
-}
-
-/** Whether an `Accept` header asks for OpenMetrics (with a non-zero quality). */
-export function wantsOpenMetrics(accept: string | undefined): boolean {
-  if (!accept) return false;
-  return accept.split(',').some((part) => {
-    const [type, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
-    if (type !== 'application/openmetrics-text') return false;
-    const q = params.find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
-}
-
-function labelsOf(set: SetRef): Record<(typeof SET_LABELS)[number], string> {
+function labelsOf(set: SetRef): Record<SetLabel, string> {
   return { namespace: set.namespace, exporterset: set.name };
-}
-
-export interface MetricsServerOptions {
-  /** `--metrics-bind-address`, e.g. `:8080`; `0` disables the server. */
-  readonly bindAddress: string;
-  readonly registry: Registry;
-}
-
-/** Serves `/metrics`; resolves to undefined when the address is `0`. */
-export async function startMetricsServer(options: MetricsServerOptions): Promise<HttpEndpoint | undefined> {
-  const address = parseBindAddress(options.bindAddress);
-  if (!address) return undefined;
-  const { registry } = options;
-  return listen(address, (req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? '/', 'http://metrics').pathname;
-    if (path !== '/metrics') return reply(res, 404, 'not found\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'method not allowed\n');
-    const openMetrics = wantsOpenMetrics(req.headers.accept);
-    (openMetrics ? renderOpenMetrics(registry) : renderText(registry)).then(
-      (text) => reply(res, 200, text, openMetrics ? Registry.OPENMETRICS_CONTENT_TYPE : registry.contentType),
-      (error: unknown) => reply(res, 500, `metrics collection failed: ${String(error)}\n`),
-    );
-  });
 }

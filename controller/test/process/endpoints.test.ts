@@ -6,11 +6,9 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from '../../src/process/health';
 import { parseBindAddress, type HttpEndpoint } from '../../src/process/http-server';
-import {
-  ControllerMetrics,
-  PROCESS_GAUGES_NAMED_AS_COUNTERS,
-  startMetricsServer,
-} from '../../src/process/metrics';
+import { ControllerMetrics } from '../../src/process/metrics';
+import { startMetricsServer } from '../../src/process/metrics-endpoint';
+import { PROCESS_GAUGES_NAMED_AS_COUNTERS } from '../../src/process/process-metrics';
 
 let endpoints: (HttpEndpoint | undefined)[] = [];
 afterEach(async () => {
