@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startManager } from './manager';
-import { ClusterConfigError, loadClusterConfig } from './operations/cluster-config';
-import { ListenError } from './operations/http-server';
-import { OptionsError, parseCommandLine } from './operations/options';
+import { ClusterConfigError, loadClusterConfig } from './process/cluster-config';
+import { ListenError } from './process/http-server';
+import { OptionsError, parseCommandLine } from './process/options';
 
 const NAME = 'exporter-set-controller';
 

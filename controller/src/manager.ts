@@ -16,20 +16,17 @@ import { classCredentialsReader } from './reconciler/instance-lifecycle';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createClients, type KubeClients } from './kube/clients';
 import { createInformers, type ControllerInformers } from './kube/informers';
-import { loadClusterConfig } from './operations/cluster-config';
-import { ListenError, type HttpEndpoint } from './operations/http-server';
-import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './operations/health';
-import {
-  LeaderElector,
-  controllerNamespace,
-  leaderElectionId,
-  type LeaderElectionOptions,
-} from './operations/leader-election';
-import { createLogger, type Logger } from './operations/logger';
-import { ControllerMetrics, startMetricsServer } from './operations/metrics';
-import type { Options } from './operations/options';
-import { ServedResources } from './operations/served-resources';
-import { PermissionCheck, permissionsOf } from './operations/permissions';
+import { loadClusterConfig } from './process/cluster-config';
+import { ListenError, type HttpEndpoint } from './process/http-server';
+import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from './process/health';
+import { controllerNamespace, leaderElectionId } from './process/election-names';
+import { LeaderElector, type LeaderElectionOptions } from './process/leader-election';
+import { createLogger, type Logger } from './process/logger';
+import { ControllerMetrics } from './process/metrics';
+import { startMetricsServer } from './process/metrics-endpoint';
+import type { Options } from './process/options';
+import { ServedResources } from './process/served-resources';
+import { PermissionCheck, permissionsOf } from './process/permissions';
 import { controllerRules, LEADER_ELECTION_RULES } from 'virtual-exporters/internal';
 import type { PlannerOptions } from './planner';
 import { systemClock, type Clock } from './queue/clock';
@@ -37,13 +34,13 @@ import { objectKey } from './queue/object-key';
 import { WorkQueue } from './queue/work-queue';
 import { EventRecorder } from './reconciler/event-recorder';
 import { Expectations } from './reconciler/expectations';
-import { PodWaits } from './reconciler/pod-waits';
+import { PodWaits } from './reconciler/pod-wait-tracker';
 import { FirstObserved } from './reconciler/first-observed';
 import { SlowStart } from './reconciler/slow-start';
 import { CaBundleCache } from './reconciler/ca-bundle-cache';
 import { RenderMemo } from './reconciler/render-memo';
 import { registerHandlers } from './reconciler/handlers';
-import { DemandRecorder } from './reconciler/demand-recorder';
+import { DemandRecorder } from './reconciler/demand/demand-store';
 import { Reconciler } from './reconciler/reconciler';
 import { OperationReconciler, registerOperationHandlers } from './exporter-operation';
 import { StatusMemo } from './reconciler/status-memo';

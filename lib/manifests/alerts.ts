@@ -1,7 +1,7 @@
 /**
  * The ops pack's alerts: one rule per way a pool stops serving, each with a runbook (what it means, what
  * to check, how to fix it) in the `runbook` annotation, so whoever is paged reads it in the alert itself.
- * The expressions use only metrics the controller exports (controller/src/operations/metrics.ts), plus
+ * The expressions use only metrics the controller exports (controller/src/process/metrics.ts), plus
  * Prometheus's own `up` for the scrape of the controller (a test parses each and checks the names).
  */
 import { Labels } from '../api';

@@ -12,7 +12,7 @@ import { startKubeCluster, type KubeCluster } from '../src';
 import { eventually, rejection } from './conformance-support';
 
 // Maps `virtual-exporters/*` to the library's sources in a child process (no build needed).
-const LIBRARY_SOURCES = 'controller/test/operations/support/library-sources.cjs';
+const LIBRARY_SOURCES = 'controller/test/process/support/library-sources.cjs';
 
 let cluster: KubeCluster;
 let core: CoreV1Api;

@@ -15,8 +15,8 @@ import { createInformers, type ControllerInformers } from '../../controller/src/
 import { CaBundleCache } from '../../controller/src/reconciler/ca-bundle-cache';
 import { Expectations } from '../../controller/src/reconciler/expectations';
 import { RenderMemo } from '../../controller/src/reconciler/render-memo';
-import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/snapshot';
-import { PodWaits } from '../../controller/src/reconciler/pod-waits';
+import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/read-set-world';
+import { PodWaits } from '../../controller/src/reconciler/pod-wait-tracker';
 import { StatusMemo } from '../../controller/src/reconciler/status-memo';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 

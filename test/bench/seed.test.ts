@@ -8,7 +8,7 @@ import { qemuProvisioner, type ExporterSet } from 'virtual-exporters/internal';
 import { countExporters, resourcesOf, seedSettledPools } from '../../bench/support/seed';
 import { waitUntil } from '../../bench/support/clock';
 import { startManager, type Manager } from '../../controller/src/manager';
-import { createLogger } from '../../controller/src/operations/logger';
+import { createLogger } from '../../controller/src/process/logger';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NAMESPACES = ['bench-a', 'bench-b'];

@@ -20,10 +20,10 @@ import { API_VERSION, qemuProvisioner, type ExporterSet } from 'virtual-exporter
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { parseAllDocuments, stringify } from 'yaml';
 import { startManager, type Manager } from '../../controller/src/manager';
-import { createLogger } from '../../controller/src/operations/logger';
-import { ControllerMetrics } from '../../controller/src/operations/metrics';
+import { createLogger } from '../../controller/src/process/logger';
+import { ControllerMetrics } from '../../controller/src/process/metrics';
 import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../controller/src/planner/demand-history';
-import { demandObject } from '../../controller/src/reconciler/demand-object';
+import { demandObject } from '../../controller/src/reconciler/demand/demand-config-map';
 import { installFiles } from '../../examples/install/app';
 import {
   describeWithPromtool,

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { PodObject, SecretObject } from './wire';
-import type { WireObject } from './informer';
+import type { WireObject } from './informer-contract';
 import { isRecord, StringTable } from './string-table';
 
 /** The table every cache interns into. */

@@ -27,7 +27,7 @@
  * reads of it, not its spec; an Exporter without the status fields nothing reads; a Secret with only
  * its `token`, and a config Secret with a digest of its data instead of the data.
  *
- * Lists come in pages (`listPageSize`, informer.ts), each cut down before the next is asked for.
+ * Lists come in pages (`listPageSize`, reflector.ts), each cut down before the next is asked for.
  */
 import {
   GROUP,
@@ -44,14 +44,14 @@ import {
 import { compactObject, exporterCacheView, podCacheView, secretCacheView } from './cache-views';
 import type { KubeClients } from './clients';
 import type { CustomObjectClient } from './custom-objects';
-import {
-  ResourceInformer,
-  type InformerErrorContext,
-  type InformerOptions,
-  type InformerSource,
-  type ListOf,
-  type WireObject,
-} from './informer';
+import { ResourceInformer } from './informer';
+import type {
+  InformerErrorContext,
+  InformerOptions,
+  InformerSource,
+  ListOf,
+  WireObject,
+} from './informer-contract';
 import { collectionPath, PodResource, SecretResource, type ApiResource } from './resources';
 import { toWire, type PodObject, type SecretObject } from './wire';
 

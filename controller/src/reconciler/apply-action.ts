@@ -21,21 +21,10 @@ import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors
 import type { KubeClients } from '../kube/clients';
 import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
 import { isOwnedBy, type Action, type LabelInstanceAction } from '../planner';
+import type { ActionOutcome } from './execution';
 import type { PatchExporter } from './instance-lifecycle';
-import type { SetWorld } from './snapshot';
-import { FailedStep, step, writeReasonOf, type WriteFailureReason } from './write-failure';
-
-export type ActionOutcome =
-  | { readonly kind: 'applied' }
-  | { readonly kind: 'done-already' }
-  /** CreateExporter: the name belongs to an Exporter the set does not own (`owner`: whose, in words). */
-  | { readonly kind: 'taken'; readonly owner: string }
-  | {
-      readonly kind: 'failed';
-      readonly error: unknown;
-      readonly reason: WriteFailureReason;
-      readonly message: string;
-    };
+import type { SetWorld } from './read-set-world';
+import { FailedStep, step, writeReasonOf } from './write-failure';
 
 const APPLIED: ActionOutcome = { kind: 'applied' };
 const DONE_ALREADY: ActionOutcome = { kind: 'done-already' };

@@ -11,7 +11,7 @@ import {
   type Exporter,
   type ExporterSet,
 } from 'virtual-exporters/internal';
-import type { CacheView, WireObject } from '../kube/informer';
+import type { CacheView, WireObject } from '../kube/informer-contract';
 import type { PodObject, SecretObject } from '../kube/wire';
 import { isOwnedBy, type Action } from '../planner';
 import type { Expectation } from './expectations';

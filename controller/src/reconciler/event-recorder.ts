@@ -5,7 +5,7 @@
  */
 import type { CoreV1Api, CoreV1Event } from '@kubernetes/client-node';
 import type { ExporterSet } from 'virtual-exporters/internal';
-import type { Logger } from '../operations/logger';
+import type { Logger } from '../process/logger';
 import type { PlanEvent } from '../planner';
 import type { Clock } from '../queue/clock';
 import { apiErrorMessage } from '../kube/api-errors';

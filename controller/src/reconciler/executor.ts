@@ -1,7 +1,7 @@
 /**
  * The executor: applies a plan's actions through the API, one group of actions after the other in the
  * plan's order (creates before disables and deletes; the writes of one group concurrently), and
- * reports what it applied (execution.ts). It decides nothing the planner decides; what is its own:
+ * reports what it applied (execution-record.ts). It decides nothing the planner decides; what is its own:
  *
  * - **Finalizer first**: nothing goes before the drain finalizer is on the set; then the revision the
  *   pass's creates run is recorded (revision-history.ts).
@@ -15,20 +15,19 @@
  *   one of them failed.
  *
  * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: right before the
- * deletes the reconciler's `confirmDeletes` reads it and plans again (reconciler.ts `withLeaseCheck`);
+ * deletes the reconciler's `confirmDeletes` reads it and plans again (lease-check.ts `withLeaseCheck`);
  * only the deletes that plan holds are sent. Read there, the list is as fresh as the deletes need.
  */
 import type { KubeClients } from '../kube/clients';
 import { Limiter } from '../kube/limiter';
 import { resolveOptions, type Action, type ActionType, type Plan } from '../planner';
-import { applyAction, type ActionOutcome } from './apply-action';
-import { ExecutionRecord, type Execution } from './execution';
+import { applyAction } from './apply-action';
+import type { ActionOutcome, Execution } from './execution';
+import { ExecutionRecord } from './execution-record';
 import type { Expectations } from './expectations';
 import { slowStartBatch } from './slow-start-batch';
 import type { SlowStart } from './slow-start';
-import type { SetWorld } from './snapshot';
-
-export type { Execution, InstanceWriteFailure, ReplicaFailure } from './execution';
+import type { SetWorld } from './read-set-world';
 
 export interface ExecutorDeps {
   readonly clients: KubeClients;

@@ -22,7 +22,8 @@ import {
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { ResourceInformer, WireObject } from '../kube/informer';
+import type { ResourceInformer } from '../kube/informer';
+import type { WireObject } from '../kube/informer-contract';
 import {
   controllingSetName,
   isLeaseEnded,
@@ -33,7 +34,7 @@ import {
   type OwnedMetadata,
 } from '../planner';
 import { objectKey } from '../queue/object-key';
-import type { SnapshotCaches } from './snapshot';
+import type { SnapshotCaches } from './read-set-world';
 
 export interface HandlerInformers {
   readonly exporterSets: ResourceInformer<ExporterSet>;

@@ -16,7 +16,7 @@ import {
   type RenderedInstance,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { CacheView } from '../kube/informer';
+import type { CacheView } from '../kube/informer-contract';
 import type { SecretObject } from '../kube/wire';
 import type { SecretView } from '../planner';
 import type { CaBundleCache } from './ca-bundle-cache';

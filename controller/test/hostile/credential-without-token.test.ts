@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { startManager } from '../../src/manager';
-import { createLogger } from '../../src/operations/logger';
+import { createLogger } from '../../src/process/logger';
 import {
   CONTROLLER,
   NS,

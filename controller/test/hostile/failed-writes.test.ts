@@ -10,7 +10,7 @@ import { describe, expect, it } from '@jest/globals';
 import { qemuProvisioner, type Provisioner } from 'virtual-exporters/internal';
 import type { FaultRule } from 'virtual-exporters-test-cluster';
 import { startManager, type Manager } from '../../src/manager';
-import { createLogger } from '../../src/operations/logger';
+import { createLogger } from '../../src/process/logger';
 import {
   CONTROLLER,
   NS,

@@ -10,7 +10,7 @@ import { API_VERSION, type Exporter, type ExporterSet } from 'virtual-exporters/
 import { createClients } from '../../src/kube/clients';
 import { desiredExporter } from '../../src/planner';
 import { applyAction } from '../../src/reconciler/apply-action';
-import type { SetWorld } from '../../src/reconciler/snapshot';
+import type { SetWorld } from '../../src/reconciler/read-set-world';
 import {
   CONTROLLER,
   NS,

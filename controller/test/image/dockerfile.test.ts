@@ -11,7 +11,7 @@ import {
   HEALTH_PORT,
   METRICS_PORT,
 } from 'virtual-exporters/internal';
-import { parseCommandLine } from '../../src/operations/options';
+import { parseCommandLine } from '../../src/process/options';
 
 const root = process.cwd();
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');

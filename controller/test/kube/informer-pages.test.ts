@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { createClients } from '../../src/kube/clients';
 import type { ListPageRequest } from '../../src/kube/custom-objects';
-import { ResourceInformer, type InformerSource } from '../../src/kube/informer';
+import { ResourceInformer } from '../../src/kube/informer';
+import type { InformerSource } from '../../src/kube/informer-contract';
 import { createInformers, type ControllerInformers } from '../../src/kube/informers';
 import { collectionPath } from '../../src/kube/resources';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';

@@ -11,7 +11,7 @@ import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { API_VERSION, JUMPSTARTER_API_VERSION, Labels, type Exporter } from 'virtual-exporters/internal';
 import { createClients, type KubeClients } from '../../src/kube/clients';
 import { createInformers, type ControllerInformers } from '../../src/kube/informers';
-import type { InformerErrorContext } from '../../src/kube/informer';
+import type { InformerErrorContext } from '../../src/kube/informer-contract';
 import { mergePatch } from '../../src/kube/patch';
 import { startTestCluster, type FaultRule, type TestCluster } from 'virtual-exporters-test-cluster';
 import { eventually, exporter, exporterSet, names, pod } from './support';

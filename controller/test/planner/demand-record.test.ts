@@ -17,7 +17,7 @@ import {
   type ObservedLease,
 } from '../../src/planner/demand-record';
 import type { ServedLease } from '../../src/planner/lease-objectives';
-import { parseDemand, serializeDemand } from '../../src/reconciler/demand-object';
+import { parseDemand, serializeDemand } from '../../src/reconciler/demand/demand-config-map';
 
 const H = DEMAND_INTERVAL_MS;
 /** An hour boundary. */

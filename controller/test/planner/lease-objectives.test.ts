@@ -12,7 +12,7 @@ import {
   p95,
   type ServedLease,
 } from '../../src/planner/lease-objectives';
-import { observeDemand, setLeases } from '../../src/reconciler/observations';
+import { observeDemand, setLeases } from '../../src/reconciler/demand/observe-demand';
 import { T0, at, instance, lease, makeSet, snapshot } from './builders';
 
 const H = 3_600_000;

@@ -25,7 +25,7 @@ import {
   type RemoteSimulators,
 } from 'virtual-exporters-test-cluster';
 import type { Manager } from '../../src/manager';
-import type { Options } from '../../src/operations/options';
+import type { Options } from '../../src/process/options';
 import { NS, TEMPLATE_LABELS } from '../scenarios/support';
 import { CONTROLLER_USER, installYaml, kubectlApply, startControllerAsServiceAccount } from './support';
 

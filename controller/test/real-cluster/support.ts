@@ -11,7 +11,7 @@ import { qemuProvisioner } from 'virtual-exporters/internal';
 import type { KubeCluster } from 'virtual-exporters-test-cluster';
 import { installFiles } from '../../../examples/install/app';
 import { startManager, type Manager } from '../../src/manager';
-import { createLogger } from '../../src/operations/logger';
+import { createLogger } from '../../src/process/logger';
 import { controllerOptions } from '../scenarios/support';
 
 /** Where dist/install.yaml puts the controller and names its ServiceAccount. */
@@ -69,7 +69,7 @@ function controllerCommand(): string[] {
     '-r',
     'ts-node/register/transpile-only',
     '-r',
-    resolve(root, 'controller/test/operations/support/library-sources.cjs'),
+    resolve(root, 'controller/test/process/support/library-sources.cjs'),
     resolve(root, 'controller/src/main.ts'),
   ];
 }

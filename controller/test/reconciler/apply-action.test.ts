@@ -9,7 +9,7 @@ import { API_VERSION, type Exporter, type ExporterSet } from 'virtual-exporters/
 import type { KubeClients } from '../../src/kube/clients';
 import type { Action } from '../../src/planner';
 import { applyAction } from '../../src/reconciler/apply-action';
-import type { SetWorld } from '../../src/reconciler/snapshot';
+import type { SetWorld } from '../../src/reconciler/read-set-world';
 
 const set = {
   apiVersion: API_VERSION,

@@ -8,10 +8,11 @@ import { describe, expect, it } from '@jest/globals';
 import { API_VERSION, type Exporter, type ExporterSet } from 'virtual-exporters/internal';
 import type { KubeClients } from '../../src/kube/clients';
 import type { Action, Plan } from '../../src/planner';
-import { execute, type Execution } from '../../src/reconciler/executor';
+import type { Execution } from '../../src/reconciler/execution';
+import { execute } from '../../src/reconciler/executor';
 import { Expectations } from '../../src/reconciler/expectations';
 import { SlowStart } from '../../src/reconciler/slow-start';
-import type { SetWorld } from '../../src/reconciler/snapshot';
+import type { SetWorld } from '../../src/reconciler/read-set-world';
 import { manualClock } from 'virtual-exporters-test-cluster';
 
 const KEY = 'lab/pool';

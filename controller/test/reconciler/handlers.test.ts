@@ -6,7 +6,7 @@ import {
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { CacheView } from '../../src/kube/informer';
+import type { CacheView } from '../../src/kube/informer-contract';
 import { setsOfClass, setsOfExporter, setsOfLease, setsOfOwnedObject } from '../../src/reconciler/handlers';
 
 function cache<T extends { metadata?: { name?: string; namespace?: string } }>(items: T[]): CacheView<T> {

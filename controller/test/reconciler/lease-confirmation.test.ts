@@ -8,11 +8,12 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { ConditionTypes, JUMPSTARTER_API_VERSION } from 'virtual-exporters/internal';
 import { createClients } from '../../src/kube/clients';
 import { finalizeStatus, plan, type Plan, type PlannerSnapshot } from '../../src/planner';
-import { execute, type Execution } from '../../src/reconciler/executor';
+import type { Execution } from '../../src/reconciler/execution';
+import { execute } from '../../src/reconciler/executor';
 import { Expectations } from '../../src/reconciler/expectations';
-import { withLeaseCheck } from '../../src/reconciler/reconciler';
+import { withLeaseCheck } from '../../src/reconciler/lease-check';
 import { SlowStart } from '../../src/reconciler/slow-start';
-import type { SetWorld } from '../../src/reconciler/snapshot';
+import type { SetWorld } from '../../src/reconciler/read-set-world';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { instance, snapshot } from '../planner/builders';
 

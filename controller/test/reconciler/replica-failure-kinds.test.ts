@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { ConditionReasons as R } from 'virtual-exporters/internal';
-import { replicaFailureOf } from '../../src/reconciler/execution';
+import { replicaFailureOf } from '../../src/reconciler/execution-record';
 
 describe('ReplicaFailure of several kinds of failed write', () => {
   it('is the one failure as it is when only one kind failed', () => {

@@ -10,9 +10,9 @@ import type { KubeClients } from '../../src/kube/clients';
 import { manualClock } from 'virtual-exporters-test-cluster';
 import { actionEvents, type Action } from '../../src/planner';
 import { applyAction } from '../../src/reconciler/apply-action';
-import { ExecutionRecord } from '../../src/reconciler/execution';
+import { ExecutionRecord } from '../../src/reconciler/execution-record';
 import { Expectations } from '../../src/reconciler/expectations';
-import type { SetWorld } from '../../src/reconciler/snapshot';
+import type { SetWorld } from '../../src/reconciler/read-set-world';
 
 const set = {
   apiVersion: API_VERSION,

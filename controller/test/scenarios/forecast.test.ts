@@ -9,7 +9,7 @@ import type { DemandHistory } from '../../src/planner/demand-history';
 import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
 import { WEEK_MS } from '../../src/planner/forecast';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
-import { demandObject } from '../../src/reconciler/demand-object';
+import { demandObject } from '../../src/reconciler/demand/demand-config-map';
 import { NS, createClass, createSet, getSet, scenarioPerTest, until, writesWhenSettled } from './support';
 
 const startScenario = scenarioPerTest();

@@ -5,7 +5,7 @@
  * restarted controller continues it without counting a lease twice. An idle pool writes no ConfigMap.
  */
 import { describe, expect, it } from '@jest/globals';
-import { parseDemand } from '../../src/reconciler/demand-object';
+import { parseDemand } from '../../src/reconciler/demand/demand-config-map';
 import type { DemandRecord } from '../../src/planner/demand-record';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
 import {

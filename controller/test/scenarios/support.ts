@@ -14,8 +14,8 @@ import {
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import { startManager, type Manager, type ManagerDeps } from '../../src/manager';
-import { createLogger } from '../../src/operations/logger';
-import type { Options } from '../../src/operations/options';
+import { createLogger } from '../../src/process/logger';
+import type { Options } from '../../src/process/options';
 import { startTestCluster, type TestCluster, type TestClusterOptions } from 'virtual-exporters-test-cluster';
 
 export const NS = 'lab';

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { startManager, type Manager } from '../../src/manager';
-import { createLogger } from '../../src/operations/logger';
+import { createLogger } from '../../src/process/logger';
 import { resolveProvisionerFlag } from '../../src/provisioner-flag';
 import { startTestCluster, type KubeObject, type TestCluster } from 'virtual-exporters-test-cluster';
 import {

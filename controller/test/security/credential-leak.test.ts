@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
 import { Labels, type ExporterConfig } from 'virtual-exporters/internal';
 import { startManager, type Manager } from '../../src/manager';
-import { createLogger } from '../../src/operations/logger';
+import { createLogger } from '../../src/process/logger';
 import { startTestCluster, type KubeObject, type TestCluster } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,

@@ -13,7 +13,7 @@ import {
 } from 'virtual-exporters/internal';
 import type { KubeClients } from '../../kube/clients';
 import { apiErrorMessage, isAlreadyExists, isNotFound } from '../../kube/api-errors';
-import type { Logger } from '../../operations/logger';
+import type { Logger } from '../../process/logger';
 import { setCondition } from '../../planner';
 import type { Clock } from '../../queue/clock';
 import { parseObjectKey } from '../../queue/object-key';

@@ -12,7 +12,7 @@ import {
   loadClusterConfig,
   SERVICE_ACCOUNT_DIR,
   type ClusterConfigEnvironment,
-} from '../../src/operations/cluster-config';
+} from '../../src/process/cluster-config';
 
 let dirs: string[] = [];
 afterEach(() => {

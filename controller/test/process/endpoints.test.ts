@@ -4,13 +4,11 @@
  * metric set recorded through the typed helpers.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from '../../src/operations/health';
-import { parseBindAddress, type HttpEndpoint } from '../../src/operations/http-server';
-import {
-  ControllerMetrics,
-  PROCESS_GAUGES_NAMED_AS_COUNTERS,
-  startMetricsServer,
-} from '../../src/operations/metrics';
+import { cachesSyncedCheck, notShuttingDownCheck, startHealthServer } from '../../src/process/health';
+import { parseBindAddress, type HttpEndpoint } from '../../src/process/http-server';
+import { ControllerMetrics } from '../../src/process/metrics';
+import { startMetricsServer } from '../../src/process/metrics-endpoint';
+import { PROCESS_GAUGES_NAMED_AS_COUNTERS } from '../../src/process/process-metrics';
 
 let endpoints: (HttpEndpoint | undefined)[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 /**
  * Builds the planner's snapshot of one ExporterSet from the informer caches (see the planner's
- * snapshot.ts for the freshness contract): the set with the newest known status, its class, the
+ * `PlannerSnapshot` for the freshness contract): the set with the newest known status, its class, the
  * Exporters it controls or that carry its label (membership.ts) and the Pods and config Secrets named
  * after them, the namespace's Leases and other sets (one set counts a lease their selectors share), the
  * expectations in flight, and the config Secret data of each
@@ -15,7 +15,7 @@ import {
   type RenderedInstance,
 } from 'virtual-exporters/internal';
 import type { CachedSecret } from '../kube/cache-views';
-import type { CacheView } from '../kube/informer';
+import type { CacheView } from '../kube/informer-contract';
 import type { InformerName, WatchedObjects } from '../kube/informers';
 import {
   concernsSet,
@@ -36,10 +36,9 @@ import type { Expectations } from './expectations';
 import { SetLifecycle } from './instance-lifecycle';
 import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
-import type { PodWaits } from './pod-waits';
+import type { PodWaits } from './pod-wait-tracker';
 import type { StatusMemo } from './status-memo';
 
-/** What a pass reads: the informers' caches, one per watched kind. */
 /** The caches a set's pass reads (every informer's but the operations', which have their own pass). */
 export type SnapshotCaches = {
   readonly [K in Exclude<InformerName, 'exporterOperations'>]: CacheView<WatchedObjects[K]>;

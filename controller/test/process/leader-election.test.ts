@@ -9,12 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
-import {
-  controllerNamespace,
-  defaultIdentity,
-  LeaderElector,
-  leaderElectionId,
-} from '../../src/operations/leader-election';
+import { controllerNamespace, defaultIdentity, leaderElectionId } from '../../src/process/election-names';
+import { LeaderElector } from '../../src/process/leader-election';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 
 const NS = 'ops';

@@ -4,8 +4,8 @@
  * bounded record, and a finding that names the field.
  */
 import { describe, expect, it } from '@jest/globals';
-import { DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
-import { MAX_SERVED, MAX_STARTUPS, emptyRecord } from '../../src/planner/demand-record';
+import { DEMAND_MAX_BUCKETS } from '../../../src/planner/demand-history';
+import { MAX_SERVED, MAX_STARTUPS, emptyRecord } from '../../../src/planner/demand-record';
 import {
   DEMAND_DATA_KEY,
   MAX_DEMAND_TEXT,
@@ -13,8 +13,8 @@ import {
   isSetsObject,
   parseDemand,
   serializeDemand,
-} from '../../src/reconciler/demand-object';
-import { makeSet } from '../planner/builders';
+} from '../../../src/reconciler/demand/demand-config-map';
+import { makeSet } from '../../planner/builders';
 
 const H = 3_600_000;
 const NOW = Date.parse('2026-03-02T10:30:00.000Z');

@@ -12,7 +12,7 @@ import {
   redact,
   REDACTED,
   type LogLevel,
-} from '../../src/operations/logger';
+} from '../../src/process/logger';
 
 /** A JWT-shaped exporter token. */
 const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJwb29sLTAifQ.c2lnbmF0dXJl';

@@ -1,8 +1,8 @@
 /**
- * The demand recorder (issue 17): at each pass of a set, folds what the pass sees (observations.ts) into
+ * The demand recorder: at each pass of a set, folds what the pass sees (observe-demand.ts) into
  * the set's demand record (demand-record.ts), feeds the planner (`demandHistory`, `startupP95Ms`,
  * `servedLeases`), counts the new facts in the metrics (startup and lease-wait histograms, leases served
- * warm and cold), and keeps the record in the set's own ConfigMap (demand-object.ts) so a restarted
+ * warm and cold), and keeps the record in the set's own ConfigMap (demand-config-map.ts) so a restarted
  * controller continues it.
  *
  * Reads: one GET of the object at a set's first pass (retried after {@link READ_RETRY_MS} when it
@@ -21,23 +21,23 @@
  */
 import type { CoreV1Api, V1ConfigMap } from '@kubernetes/client-node';
 import type { ExporterSet } from 'virtual-exporters/internal';
-import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
-import { mergePatch, patchOptions } from '../kube/patch';
-import type { Logger } from '../operations/logger';
-import type { ControllerMetrics, SetRef } from '../operations/metrics';
+import { apiErrorMessage, isAlreadyExists, isNotFound } from '../../kube/api-errors';
+import { mergePatch, patchOptions } from '../../kube/patch';
+import type { Logger } from '../../process/logger';
+import type { ControllerMetrics, SetRef } from '../../process/metrics';
 import {
   bucketStart,
   emptyRecord,
   recordPass,
   startupP95Ms,
   type DemandRecord,
-} from '../planner/demand-record';
-import { DEMAND_INTERVAL_MS } from '../planner/demand-history';
-import { waitMs } from '../planner/lease-objectives';
-import type { PlannerSnapshot } from '../planner';
-import type { Clock } from '../queue/clock';
-import { demandObject, demandObjectName, isSetsObject, parseDemand } from './demand-object';
-import { observeDemand } from './observations';
+} from '../../planner/demand-record';
+import { DEMAND_INTERVAL_MS } from '../../planner/demand-history';
+import { waitMs } from '../../planner/lease-objectives';
+import type { PlannerSnapshot } from '../../planner';
+import type { Clock } from '../../queue/clock';
+import { demandObject, demandObjectName, isSetsObject, parseDemand } from './demand-config-map';
+import { observeDemand } from './observe-demand';
 
 /** Lease facts after which a dirty record is written within the hour. */
 export const WRITE_AFTER_CHANGES = 25;

@@ -1,5 +1,5 @@
 /**
- * The demand history's own object (issue 17): a ConfigMap `<set>-demand` in the set's namespace,
+ * The demand history's own object: a ConfigMap `<set>-demand` in the set's namespace,
  * labelled with the set, controlled by it (so it goes when the set goes), holding the set's demand
  * record (demand-record.ts) as one JSON value under {@link DEMAND_DATA_KEY}. It holds lease and
  * Exporter uids and times, never a credential.
@@ -15,15 +15,15 @@ import {
   DEMAND_MAX_BUCKETS,
   type DemandBucket,
   type DemandHistory,
-} from '../planner/demand-history';
+} from '../../planner/demand-history';
 import {
   MAX_LAST_ARRIVAL_UIDS,
   MAX_SERVED,
   MAX_STARTUPS,
   emptyRecord,
   type DemandRecord,
-} from '../planner/demand-record';
-import type { ServedLease, StartupSample } from '../planner/lease-objectives';
+} from '../../planner/demand-record';
+import type { ServedLease, StartupSample } from '../../planner/lease-objectives';
 
 export const DEMAND_DATA_KEY = 'demand.json';
 export const DEMAND_RECORD_VERSION = 1;

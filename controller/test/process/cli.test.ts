@@ -22,7 +22,7 @@ const PRELOAD = [
   '-r',
   'ts-node/register/transpile-only',
   '-r',
-  resolve(ROOT, 'controller/test/operations/support/library-sources.cjs'),
+  resolve(ROOT, 'controller/test/process/support/library-sources.cjs'),
 ];
 const QEMU = ['--provisioner', 'qemu.jumpstarter.dev'];
 const VERSION = (

@@ -14,7 +14,7 @@ import {
   persesDashboard,
   persesVariableMatcher,
 } from 'virtual-exporters/internal';
-import { ControllerMetrics } from '../../src/operations/metrics';
+import { ControllerMetrics } from '../../src/process/metrics';
 
 /** The series names a registry exposes. */
 async function exportedNames(metrics: ControllerMetrics): Promise<Set<string>> {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { manualClock, skewedClock } from 'virtual-exporters-test-cluster';
-import { PodWaits } from '../../src/reconciler/pod-waits';
+import { PodWaits } from '../../src/reconciler/pod-wait-tracker';
 
 const KEY = 'lab/pool';
 const refused = (name: string, reason = 'FailedCreateSecret') => ({

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { implementedProvisionerNames } from 'virtual-exporters/internal';
-import { helpText, OptionsError, parseCommandLine, type Options } from '../../src/operations/options';
+import { helpText, OptionsError, parseCommandLine, type Options } from '../../src/process/options';
 
 const QEMU = '--provisioner=qemu.jumpstarter.dev';
 

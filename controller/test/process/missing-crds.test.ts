@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { jumpstarterCrds, ourCrds } from 'virtual-exporters/internal';
 import { startManager, type Manager } from '../../src/manager';
-import { createLogger } from '../../src/operations/logger';
+import { createLogger } from '../../src/process/logger';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { controllerOptions, createClass, createSet, getSet, NS, until } from '../scenarios/support';
 

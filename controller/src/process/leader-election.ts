@@ -16,61 +16,19 @@
  * - `stop()` releases a held lease (holder cleared, duration 1 s), so a standby takes over at its
  *   next retry instead of waiting out the lease. `onStoppedLeading` is not called by `stop()`.
  *
- * The Lease is written with the verbs the installer grants: get, create, update.
+ * The Lease is written with the verbs the installer grants: get, create, update. Its name and
+ * namespace and the candidate's identity are election-names.ts.
  */
-import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
-import {
-  V1MicroTime,
-  type CoordinationV1Api,
-  type KubeConfig,
-  type V1Lease,
-  type V1LeaseSpec,
-} from '@kubernetes/client-node';
+import { V1MicroTime, type CoordinationV1Api, type V1Lease, type V1LeaseSpec } from '@kubernetes/client-node';
 import { isNotFound } from '../kube/api-errors';
 import { systemClock, type Clock } from '../queue/clock';
+import { defaultIdentity } from './election-names';
 
 export const DEFAULT_LEASE_DURATION_MS = 15_000;
 export const DEFAULT_RENEW_DEADLINE_MS = 10_000;
 export const DEFAULT_RETRY_PERIOD_MS = 2_000;
 /** Candidates retry after `retryPeriod` plus up to this fraction more, so they do not move in step. */
 const JITTER = 0.2;
-
-/** The Lease name of the controllers of one provisioner (INTEROP §5). */
-export function leaderElectionId(provisioner: string): string {
-  return `exporter-set-controller-${provisioner}`;
-}
-
-/** `<pod name or hostname>_<random>`: unique per process, readable in `kubectl get lease`. */
-export function defaultIdentity(env: NodeJS.ProcessEnv = process.env): string {
-  return `${env.POD_NAME || hostname()}_${randomUUID()}`;
-}
-
-export const SERVICE_ACCOUNT_NAMESPACE_FILE = '/var/run/secrets/kubernetes.io/serviceaccount/namespace';
-
-/**
- * The namespace the controller runs in, where its election Lease lives: `NAMESPACE` (the Deployment
- * sets it from the downward API), else the in-cluster service account's namespace, else the
- * kubeconfig context's namespace (running locally), else `default`.
- */
-export function controllerNamespace(
-  options: { env?: NodeJS.ProcessEnv; kubeConfig?: KubeConfig; serviceAccountNamespaceFile?: string } = {},
-): string {
-  const fromEnv = (options.env ?? process.env).NAMESPACE?.trim();
-  if (fromEnv) return fromEnv;
-  try {
-    const fromFile = readFileSync(
-      options.serviceAccountNamespaceFile ?? SERVICE_ACCOUNT_NAMESPACE_FILE,
-      'utf8',
-    ).trim();
-    if (fromFile) return fromFile;
-  } catch {
-    // Not in a cluster.
-  }
-  const context = options.kubeConfig?.getContextObject(options.kubeConfig.getCurrentContext());
-  return context?.namespace || 'default';
-}
 
 export interface LeaderElectionOptions {
   readonly coordination: CoordinationV1Api;

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:net';
 import { startManager } from '../../src/manager';
-import { ListenError } from '../../src/operations/http-server';
+import { ListenError } from '../../src/process/http-server';
 import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
 import { controllerOptions, NS } from '../scenarios/support';
 

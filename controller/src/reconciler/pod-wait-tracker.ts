@@ -8,7 +8,7 @@
  *
  * Kept in memory: a restarted controller measures the wait again from its own first try (the wait is
  * at most doubled by a restart, never unbounded), and no other clock is read. The first try is kept as
- * the clock's monotonic reading and handed out as a wall time of now (first-observed.ts does the same),
+ * the clock's monotonic reading and handed out as a wall time of now (as first-observed.ts does),
  * so a step of the wall clock neither ends the wait early nor prolongs it.
  */
 import { ConditionReasons as R } from 'virtual-exporters/internal';

@@ -1,5 +1,5 @@
 /**
- * What one pass sees of a set's demand and latencies (the demand recorder's input, demand-recorder.ts),
+ * What one pass sees of a set's demand and latencies (the demand recorder's input, demand-store.ts),
  * read off the objects the pass already has:
  * - the set's leases: those assigned or pinned to one of its instances, and the unassigned ones its
  *   selector matches and that it owns among the namespace's sets (lease-owner.ts), so a lease is
@@ -27,9 +27,9 @@ import {
   resolveOptions,
   toMillis,
   type PlannerSnapshot,
-} from '../planner';
-import type { DemandObservation, ObservedLease } from '../planner/demand-record';
-import type { ServedLease, StartupSample } from '../planner/lease-objectives';
+} from '../../planner';
+import type { DemandObservation, ObservedLease } from '../../planner/demand-record';
+import type { ServedLease, StartupSample } from '../../planner/lease-objectives';
 
 /** A served lease as a pass sees it: also whether it waited `Pending` (the wait histogram's leases). */
 export interface ObservedServed extends ServedLease {

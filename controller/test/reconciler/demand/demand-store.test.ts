@@ -6,16 +6,16 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { Lease } from 'virtual-exporters/internal';
-import { createLogger } from '../../src/operations/logger';
-import { ControllerMetrics } from '../../src/operations/metrics';
-import type { PlannerSnapshot } from '../../src/planner';
-import { DEMAND_DATA_KEY, parseDemand } from '../../src/reconciler/demand-object';
+import { createLogger } from '../../../src/process/logger';
+import { ControllerMetrics } from '../../../src/process/metrics';
+import type { PlannerSnapshot } from '../../../src/planner';
+import { DEMAND_DATA_KEY, parseDemand } from '../../../src/reconciler/demand/demand-config-map';
 import {
   DemandRecorder,
   WRITE_AFTER_CHANGES,
   type DemandRecorderDeps,
-} from '../../src/reconciler/demand-recorder';
-import { T0, at, instance, lease, makeSet, snapshot } from '../planner/builders';
+} from '../../../src/reconciler/demand/demand-store';
+import { T0, at, instance, lease, makeSet, snapshot } from '../../planner/builders';
 
 const H = 3_600_000;
 const KEY = 'lab/pool';

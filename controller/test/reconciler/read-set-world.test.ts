@@ -19,16 +19,16 @@ import {
 } from 'virtual-exporters/internal';
 import { secretCacheView } from '../../src/kube/cache-views';
 import type { KubeClients } from '../../src/kube/clients';
-import type { CacheView, WireObject } from '../../src/kube/informer';
-import { createLogger } from '../../src/operations/logger';
+import type { CacheView, WireObject } from '../../src/kube/informer-contract';
+import { createLogger } from '../../src/process/logger';
 import { CaBundleCache } from '../../src/reconciler/ca-bundle-cache';
 import { EventRecorder } from '../../src/reconciler/event-recorder';
 import { Expectations } from '../../src/reconciler/expectations';
 import { Reconciler } from '../../src/reconciler/reconciler';
 import { RenderMemo } from '../../src/reconciler/render-memo';
 import { SlowStart } from '../../src/reconciler/slow-start';
-import { readSetWorld, type SnapshotCaches, type SnapshotDeps } from '../../src/reconciler/snapshot';
-import { PodWaits } from '../../src/reconciler/pod-waits';
+import { readSetWorld, type SnapshotCaches, type SnapshotDeps } from '../../src/reconciler/read-set-world';
+import { PodWaits } from '../../src/reconciler/pod-wait-tracker';
 import { StatusMemo } from '../../src/reconciler/status-memo';
 import { manualClock } from 'virtual-exporters-test-cluster';
 
