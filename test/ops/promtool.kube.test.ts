@@ -22,7 +22,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { startManager, type Manager } from '../../controller/src/manager';
 import { createLogger } from '../../controller/src/operations/logger';
 import { ControllerMetrics } from '../../controller/src/operations/metrics';
-import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../controller/src/planner/demand-history';
+import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../controller/src/planner';
 import { demandObject } from '../../controller/src/reconciler/demand-object';
 import { installFiles } from '../../examples/install/app';
 import {

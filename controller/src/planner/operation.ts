@@ -51,11 +51,11 @@ import {
   type OperationName,
   type OperationState,
 } from 'virtual-exporters/internal';
-import { setCondition } from './conditions';
-import type { ExporterMergePatch } from './exporter';
-import { controllingSetName } from './membership';
-import type { PlanEvent } from './events';
-import { toMillis, toTimestamp } from './snapshot';
+import { setCondition } from './model/conditions';
+import type { PlanEvent } from './model/events';
+import type { ExporterMergePatch } from './model/exporter';
+import { toMillis, toTimestamp } from './model/time';
+import { controllingSetName } from './observe/ownership';
 
 /** One instance of the set as the operation sees it. */
 export interface OperationTarget {

@@ -19,12 +19,12 @@
  * labelled: it is about to be replaced.
  */
 import { Labels, type ExporterSet } from 'virtual-exporters/internal';
-import type { LabelInstanceAction } from './actions';
-import type { InstanceView } from './instances';
-import { isLive } from './runtime';
+import type { LabelInstanceAction } from '../model/actions';
+import type { InstanceView } from '../observe/instance-view';
+import { ownedByExporter, type OwnedMetadata } from '../observe/ownership';
+import { isLive } from '../observe/runtime';
+import type { World } from '../observe/world';
 import type { Leaving } from './members';
-import { ownedByExporter, type OwnedMetadata } from './membership';
-import type { World } from './observe';
 
 type LabelMap = Readonly<Record<string, string>>;
 

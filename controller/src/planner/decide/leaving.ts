@@ -13,14 +13,14 @@
  *   ended, in which case it waits.
  */
 import { type ExporterSet, type ScaleReason } from 'virtual-exporters/internal';
-import type { Action } from './actions';
-import { disablePatch, releasePatch } from './exporter';
-import type { InstanceView } from './instances';
+import type { Action } from '../model/actions';
+import { disablePatch, releasePatch } from '../model/exporter';
+import { toTimestamp } from '../model/time';
+import type { InstanceView } from '../observe/instance-view';
+import { hasEnded, isLive } from '../observe/runtime';
+import type { World } from '../observe/world';
 import type { Leaving } from './members';
-import type { World } from './observe';
-import { hasEnded, isLive } from './runtime';
-import type { PlannedRemoval } from './scale';
-import { toTimestamp } from './snapshot';
+import type { PlannedRemoval } from './scale/types';
 
 export interface LeavingContext {
   readonly set: ExporterSet;

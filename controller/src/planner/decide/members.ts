@@ -5,10 +5,10 @@
  * §3.11); creates in flight that the cache does not show yet are kept too.
  */
 import { instanceOrdinal, type ScaleReason } from 'virtual-exporters/internal';
-import type { InstanceView } from './instances';
-import type { World } from './observe';
+import type { InstanceView } from '../observe/instance-view';
+import type { World } from '../observe/world';
+import { scaleInKey, type ScaleInOrder } from '../spec/scale-in-order';
 import { recycleStep } from './recycle';
-import { scaleInKey, type ScaleInOrder } from './scale-in-order';
 
 /** The role of a kept instance in the counting. */
 export type MemberKind =

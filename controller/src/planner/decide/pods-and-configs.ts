@@ -4,12 +4,12 @@
  * new Pods may start (§3.9, §3.13); a live Pod's config Secret is re-synced when it is missing or
  * differs from what the reconciler rendered.
  */
-import type { Action } from './actions';
-import { credentialIssued } from './credential-wait';
-import type { InstanceView } from './instances';
-import type { World } from './observe';
-import { isLive } from './runtime';
-import { hasPodRole } from './standby';
+import type { Action } from '../model/actions';
+import { credentialIssued } from '../observe/credential-wait';
+import type { InstanceView } from '../observe/instance-view';
+import { isLive } from '../observe/runtime';
+import type { World } from '../observe/world';
+import { hasPodRole } from './scale/standby';
 
 function sameData(
   a: Readonly<Record<string, string>> | undefined,

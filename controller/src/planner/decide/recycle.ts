@@ -8,9 +8,9 @@
  * (update-strategy.ts).
  */
 import type { ScaleReason } from 'virtual-exporters/internal';
-import type { DeletePodAction } from './actions';
-import type { InstanceView } from './instances';
-import type { SpecValues } from './observe';
+import type { DeletePodAction } from '../model/actions';
+import type { InstanceView } from '../observe/instance-view';
+import type { SpecValues } from '../spec/spec-values';
 
 /** The next step of a failed or exited instance: its Pod replaced in place, or leaving for `reason`. */
 export function recycleStep(

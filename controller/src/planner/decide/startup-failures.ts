@@ -6,18 +6,21 @@
  *
  * Counting survives restarts and repeated passes over the same failed Pod: the status keeps the count
  * and the time of the last counted failure, and only Pods that ended after that time are counted.
- * Every time here is on the controller's clock (§3.17, clocks.ts): when a Pod ended is when the
+ * Every time here is on the controller's clock (§3.17, model/time.ts): when a Pod ended is when the
  * controller saw it end, so a kubelet clock behind or ahead neither ends nor stretches the backoff,
  * and the persisted time is never in the future (status-read.ts), so the backoff never outlasts
  * `startupBackoffMaxMs`.
  */
-import { credentialGraceMs } from './credential-wait';
-import type { InstanceView } from './instances';
-import { count, type World } from './observe';
-import { podWaitDeadline } from './pod-wait';
-import { isLive } from './runtime';
-import type { PlannerOptions } from './snapshot';
-import { toMillis } from './snapshot';
+import { EventReasons } from 'virtual-exporters/internal';
+import type { PlanEvent } from '../model/events';
+import type { PlannerOptions } from '../model/snapshot';
+import { toMillis, toTimestamp } from '../model/time';
+import { count } from '../model/wire-guards';
+import { credentialGraceMs } from '../observe/credential-wait';
+import type { InstanceView } from '../observe/instance-view';
+import { podWaitDeadline } from '../observe/pod-wait';
+import { isLive } from '../observe/runtime';
+import type { World } from '../observe/world';
 
 export interface StartupFailureInput {
   /** `status.startupFailures`. */
@@ -119,6 +122,19 @@ export function settleStartupFailures(
     return state;
   }
   return { ...state, failures: 0 };
+}
+
+/** One Warning per instance whose failure this pass counts, with the backoff it starts. */
+export function startupFailureEvents(
+  failed: readonly InstanceView[],
+  backoffUntil: number | undefined,
+): PlanEvent[] {
+  const wait = backoffUntil !== undefined ? `; new instances wait until ${toTimestamp(backoffUntil)}` : '';
+  return failed.map((v) => ({
+    type: 'Warning',
+    reason: EventReasons.StartupFailure,
+    message: `instance ${v.name} failed before becoming ready${v.endMessage ? `: ${v.endMessage}` : ''}${wait}`,
+  }));
 }
 
 /** Instances whose wait for their credential outlasted the grace, for `InstancesHealthy`. */

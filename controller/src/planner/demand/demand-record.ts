@@ -1,6 +1,7 @@
 /**
- * What the demand recorder keeps of one set (issue 17): the hourly demand history the forecast reads
- * (demand-history.ts), and the recent facts the lease-wait objectives are made of (lease-objectives.ts).
+ * What the demand recorder keeps of one set: the hourly demand history the forecast reads
+ * (model/demand-history.ts), and the recent facts the lease-wait objectives are made of
+ * (lease-objectives.ts).
  * Pure: the reconciler observes, this file folds the observations in; the record is bounded whatever
  * it is fed, so its object stays a few KB.
  *
@@ -19,8 +20,9 @@ import {
   DEMAND_MAX_BUCKETS,
   type DemandBucket,
   type DemandHistory,
-} from './demand-history';
-import { leaseWaitWindowStart, p95, type ServedLease, type StartupSample } from './lease-objectives';
+} from '../model/demand-history';
+import type { ServedLease, StartupSample } from '../model/demand-samples';
+import { leaseWaitWindowStart, p95 } from './lease-objectives';
 
 export const MAX_STARTUPS = 50;
 export const MAX_SERVED = 1000;

@@ -1,5 +1,5 @@
 /**
- * The forecast's warm buffer (issue 17, `spec.forecast`): what the forecast (forecast.ts) asks of the
+ * The forecast's warm buffer (`spec.forecast`): what the forecast (forecast.ts) asks of the
  * pool, and whether it asks. `Off` (the default) computes nothing; `ForecastOnly` reports the buffer in
  * status and metrics and changes nothing; `Apply` raises the warm buffer to it (a `BufferRaise`,
  * warm-buffer-raise.ts), so it only ever adds instances: a falling forecast lowers the raise, and the
@@ -22,9 +22,10 @@ import type {
   ForecastMode,
   ForecastStatus,
 } from 'virtual-exporters/internal';
-import type { DemandHistory } from './demand-history';
+import type { DemandHistory } from '../model/demand-history';
+import { toTimestamp } from '../model/time';
+import type { SpecValues } from '../spec/spec-values';
 import { DEFAULT_FORECAST_LEAD_MS, forecastHorizon, nextHorizonChange } from './forecast';
-import type { SpecValues } from './observe';
 import type { BufferRaise } from './warm-buffer-raise';
 
 /** `spec.forecast` as the planner reads it (wire values checked, defaults filled in). */
@@ -186,5 +187,5 @@ export function forecastStatus(
     before.warmBuffer === values.warmBuffer &&
     before.applied === values.applied &&
     before.message === values.message;
-  return { ...values, at: same ? before.at : new Date(now).toISOString() };
+  return { ...values, at: same ? before.at : toTimestamp(now) };
 }

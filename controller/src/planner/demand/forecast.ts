@@ -1,5 +1,5 @@
 /**
- * The demand forecast (issue 17, `spec.forecast`): from a set's demand history (demand-history.ts),
+ * The demand forecast (`spec.forecast`): from a set's demand history (model/demand-history.ts),
  * the most leases the set will hold or have waiting at once in the next hours, and the warm buffer that
  * would serve them warm.
  *
@@ -14,7 +14,7 @@
  * The planner asks for the peak over `[now, now + lead]` (the hours that overlap it), `lead` being the
  * time an instance takes to start, so a forecast peak is warm when it begins, not booting.
  */
-import type { DemandBucket, DemandHistory } from './demand-history';
+import type { DemandBucket, DemandHistory } from '../model/demand-history';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;

@@ -1,5 +1,5 @@
 /**
- * Lease-wait objectives (issue 17 item 3): what `status.leaseWait` and `status.startupP95Seconds` say,
+ * Lease-wait objectives: what `status.leaseWait` and `status.startupP95Seconds` say,
  * from the facts the reconciler's demand recorder keeps (demand-record.ts).
  *
  * A served lease (one assigned an instance of the set) is *warm* when that instance was Online before
@@ -11,30 +11,12 @@
  * only when what a reader sees changes (SPEC §3.15).
  */
 import type { ExporterSetStatus, LeaseWaitStatus } from 'virtual-exporters/internal';
-import { toMillis, toTimestamp, type PlannerSnapshot } from './snapshot';
-
-/** One lease of the set that was assigned an instance. */
-export interface ServedLease {
-  readonly uid: string;
-  readonly name: string;
-  /** Lease created, epoch ms. */
-  readonly created: number;
-  /** Assigned (`status.beginTime`), epoch ms. */
-  readonly begin: number;
-  readonly warm: boolean;
-}
-
-/** One instance's startup: Exporter created → first Online. */
-export interface StartupSample {
-  /** The Exporter's uid (each instance counts once). */
-  readonly uid: string;
-  /** When it came Online, epoch ms. */
-  readonly at: number;
-  readonly ms: number;
-}
+import type { ServedLease } from '../model/demand-samples';
+import type { PlannerSnapshot } from '../model/snapshot';
+import { toMillis, toTimestamp } from '../model/time';
+import { HOUR_MS } from './forecast';
 
 export const LEASE_WAIT_WINDOW_MS = 24 * 3_600_000;
-const HOUR_MS = 3_600_000;
 
 /** The window's start at `now`: 24 h earlier, rounded down to the hour. */
 export function leaseWaitWindowStart(now: number): number {

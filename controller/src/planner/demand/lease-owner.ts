@@ -11,16 +11,10 @@
  * - when none can, the first by name (it reports the lease as pending; nothing else would).
  */
 import { Defaults, matchesSelector, type ExporterSet, type Lease } from 'virtual-exporters/internal';
-import { instanceLabels } from './exporter';
-import { count } from './observe';
-import { isPaused } from './off-switch';
-
-/** A set of the namespace as the ownership rule reads it. */
-export interface DemandPeer {
-  readonly set: ExporterSet;
-  /** Its VirtualTargetClass is in the cache. */
-  readonly classExists: boolean;
-}
+import { instanceLabels } from '../model/exporter';
+import type { DemandPeer } from '../model/snapshot';
+import { count } from '../model/wire-guards';
+import { isPaused } from '../spec/off-switch';
 
 /** Whether new instances of the set could serve a lease now (from its spec, status and class). */
 export function canTakeDemand({ set, classExists }: DemandPeer): boolean {

@@ -1,5 +1,5 @@
 /**
- * Scheduled warm buffers (issue 17), evaluated at `now`: which of `spec.schedules`' windows are open
+ * Scheduled warm buffers, evaluated at `now`: which of `spec.schedules`' windows are open
  * (an occurrence of the cron, in the schedule's zone, at or before now, and now before it plus the
  * duration), which opens next, and which raise the warm buffer now. A window raises from its lead
  * time before it opens (pre-warming, so its instances are ready, not booting, when it opens) until it

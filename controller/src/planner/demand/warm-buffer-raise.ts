@@ -1,11 +1,11 @@
 /**
- * Raised warm buffers (issue 17): a scheduled window or a forecast may ask for more than the spec's
+ * Raised warm buffers: a scheduled window or a forecast may ask for more than the spec's
  * `minAvailableReplicas` (and `minReplicas`) for a while. Every raise is a floor, never a cut: the
  * effective value is the maximum of the spec's and every active raise's, so a raise can only add
  * instances, and scale-in still waits for the spec's rules (cooldown, §3.6). The ceiling holds:
  * a raise is capped at `maxReplicas` (unless 0: no ceiling), as the static fields are.
  */
-import type { SpecValues } from './observe';
+import type { SpecValues } from '../spec/spec-values';
 
 /** Where a raise comes from. */
 export type RaiseSource = 'schedule' | 'forecast';

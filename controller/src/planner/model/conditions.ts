@@ -4,7 +4,7 @@
  * changes nothing and a settled set's status compares equal to the one it has.
  */
 import type { Condition, ConditionStatus } from 'virtual-exporters/internal';
-import { toTimestamp } from './snapshot';
+import { toTimestamp } from './time';
 
 /** A condition as a rule states it; the transition time and generation are filled in here. */
 export interface ConditionInput {

@@ -1,5 +1,5 @@
 /**
- * A set's demand history (issue 17): what the forecast (forecast.ts) learns from and what the
+ * A set's demand history: what the forecast (demand/forecast.ts) learns from and what the
  * lease-wait objectives report. The reconciler records it and keeps it in an object of its own (one
  * per set, bounded in size), so it survives controller restarts and is never part of the set's status.
  *

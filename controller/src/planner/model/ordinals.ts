@@ -1,28 +1,23 @@
 /**
- * §3.10 names: `<set>-<n>`, n from `status.nextOrdinal` and above every ordinal seen on an instance,
- * a create in flight or a Lease, never reused. Ordinals are for the names we create: an adopted name
- * of another shape (`<set>-x7k2p`) has none and moves nothing. `finalizeStatus` (status.ts) keeps
- * only the ordinals of creates that landed.
+ * §3.10 ordinals: instance names are `<set>-<n>`, n from `status.nextOrdinal` and above every ordinal
+ * seen on an instance, a create in flight or a Lease, never reused. Ordinals are for the names we
+ * create: an adopted name of another shape (`<set>-x7k2p`) has none and moves nothing. The status
+ * (status/calculate-status.ts) keeps only the ordinals of creates that landed; the names of a pass's
+ * creates are given in decide/names.ts.
  */
 import {
   ExporterSetStatusBounds,
-  instanceName,
   instanceOrdinal,
   type ExporterSet,
   type Lease,
 } from 'virtual-exporters/internal';
 import type { Action, CreateExporterAction } from './actions';
-import { desiredExporter } from './exporter';
-import type { World } from './observe';
-import { count } from './observe';
-import { recycleStamp } from './requested-recycle';
-import type { PlannedCreate } from './scale';
-import { nameOf } from './wire-guards';
+import { count, nameOf } from './wire-guards';
 
 /**
  * Ordinals from here on are never issued: a name beyond it cannot be an old instance of the set, so it
  * does not move the counter — else one hostile Lease naming `<set>-9007199254740991` would leave no safe
- * name to issue. The CRD bounds `status.nextOrdinal` by it, and status-read.ts checks it.
+ * name to issue. The CRD bounds `status.nextOrdinal` by it, and observe/status-read.ts checks it.
  */
 const MAX_ORDINAL = ExporterSetStatusBounds.nextOrdinal;
 
@@ -57,34 +52,6 @@ export function firstFreeOrdinal(
   for (const name of names) see(name);
   for (const lease of leases) see(nameOf(lease.status?.exporterRef));
   return next;
-}
-
-/** This pass's creates with their names: the first free ordinal, then one up for each. */
-export function nameCreates(world: World, creates: readonly PlannedCreate[]): CreateExporterAction[] {
-  const setName = world.set.metadata?.name ?? '';
-  const revision = world.revision ?? '';
-  const recycle = recycleStamp(world.spec.recycle);
-  return creates.map((create, i) => {
-    const ordinal = world.firstOrdinal + i;
-    const name = instanceName(setName, ordinal);
-    return {
-      type: 'CreateExporter',
-      name,
-      ordinal,
-      standby: create.standby,
-      revision,
-      reason: create.reason,
-      exporter: desiredExporter(
-        world.set,
-        name,
-        ordinal,
-        revision,
-        create.standby,
-        world.provisioner.name,
-        recycle,
-      ),
-    };
-  });
 }
 
 /**

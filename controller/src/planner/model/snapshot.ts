@@ -18,13 +18,16 @@ import type {
   Provisioner,
   VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { ObservedTimes } from './clocks';
 import type { DemandHistory } from './demand-history';
-import type { DemandPeer } from './lease-owner';
-import type { ServedLease } from './lease-objectives';
+import type { ServedLease } from './demand-samples';
+import type { ObservedTimes, Timestamp } from './time';
 
-/** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
-export type Timestamp = string | Date;
+/** A set of the namespace as the demand ownership rule reads it (demand/lease-owner.ts). */
+export interface DemandPeer {
+  readonly set: ExporterSet;
+  /** Its VirtualTargetClass is in the cache. */
+  readonly classExists: boolean;
+}
 
 /**
  * The fields of a core/v1 Pod the planner reads. client-node's `V1Pod` is assignable to it, and so is
@@ -108,7 +111,7 @@ export interface InstanceSnapshot {
    * renders Pods. The runtime is read from it (runtime.ts).
    */
   readonly observation?: InstanceObservation;
-  /** When this controller first observed the Exporter, its Pod (or realisation) and its end (clocks.ts). */
+  /** When this controller first observed the Exporter, its Pod (or realisation) and its end (time.ts). */
   readonly observed?: ObservedTimes;
 }
 
@@ -208,7 +211,7 @@ export interface PlannerSnapshot {
   /**
    * Every Exporter in the set's namespace that a set of this name controls (a controller ownerReference,
    * whatever its labels or name) or that is labelled `exporterset.jumpstarter.dev/name=<set>` (see
-   * membership.ts `concernsSet`): the planner tells the set's own instances (owned by its uid) from
+   * observe/ownership.ts `concernsSet`): the planner tells the set's own instances (owned by its uid) from
    * detached ones.
    */
   readonly instances: readonly InstanceSnapshot[];
@@ -248,7 +251,7 @@ export interface PlannerSnapshot {
   readonly now: number;
   /**
    * When this controller first looked at the set (its clock): facts observed then may be older, and
-   * are dated by other clocks, clamped (clocks.ts). Undefined when no observations are tracked.
+   * are dated by other clocks, clamped (time.ts). Undefined when no observations are tracked.
    */
   readonly observingSince?: number;
   readonly options?: Partial<PlannerOptions>;
@@ -265,16 +268,4 @@ export function resolveOptions(options: Partial<PlannerOptions> | undefined): Pl
     rolloutSurgePercent: Math.max(0, merged.rolloutSurgePercent),
     startupTimeoutMs: Math.max(1, merged.startupTimeoutMs),
   };
-}
-
-/** Epoch milliseconds of a Kubernetes timestamp; undefined when absent or unreadable. */
-export function toMillis(value: Timestamp | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** RFC 3339 text for status fields and condition times. */
-export function toTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
 }

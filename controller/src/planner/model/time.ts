@@ -1,5 +1,6 @@
 /**
- * §3.17 clocks: the planner acts on durations measured on the controller's own clock. The reconciler
+ * Time, in one place: Kubernetes timestamps read and written (`toMillis`, `toTimestamp`), and §3.17
+ * clocks — the planner acts on durations measured on the controller's own clock. The reconciler
  * remembers when it first observed each fact (an Exporter, its Pod, the Pod's end) and hands those
  * times in (`InstanceSnapshot.observed`); a time from another clock (the API server's
  * `creationTimestamp`, the kubelet's `finishedAt`, a status someone else wrote) is only used for a fact
@@ -7,6 +8,21 @@
  * [first look − cap, first look]: a future value is never trusted, and one older than the cap can only
  * end the wait. So no timer outlasts its cap, however the clocks disagree.
  */
+
+/** Kubernetes timestamps as they come: RFC 3339 text from JSON clients, Date from client-node's typed APIs. */
+export type Timestamp = string | Date;
+
+/** Epoch milliseconds of a Kubernetes timestamp; undefined when absent or unreadable. */
+export function toMillis(value: Timestamp | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** RFC 3339 text for status fields and condition times. */
+export function toTimestamp(ms: number): string {
+  return new Date(ms).toISOString();
+}
 
 /** When this controller first observed an instance's facts, on its own clock (epoch ms). */
 export interface ObservedTimes {

@@ -1,9 +1,15 @@
 /**
- * Reading fields of objects other controllers and people write (Exporters, Leases, Pods) without
- * trusting their shape: a looser or hand-installed CRD lets through conditions that are not a list,
- * null entries and references that are not strings. One such object is read by the pass of every set
- * in its namespace, so reading it must never throw; an odd field reads as absent.
+ * Reading fields of objects other controllers and people write (Exporters, Leases, Pods, a status read
+ * back) without trusting their shape: a looser or hand-installed CRD lets through conditions that are
+ * not a list, null entries, references that are not strings and counts that are not numbers. One such
+ * object is read by the pass of every set in its namespace, so reading it must never throw; an odd
+ * field reads as absent.
  */
+
+/** A count from the wire: a finite number ≥ 0 (floored), else `fallback`. */
+export function count(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+}
 
 /** The object entries of a list field; anything that is not a list reads as empty. */
 export function listOf<T extends object>(value: unknown): T[] {

@@ -8,7 +8,7 @@
  * exists) the instance is failed like one whose Pod never became ready: replaced, and counted as a
  * startup failure, so a namespace where no credential is ever issued backs off instead of looping.
  */
-import type { InstanceSnapshot } from './snapshot';
+import type { InstanceSnapshot } from '../model/snapshot';
 
 /** How long a normal wait may last before the set names it: Jumpstarter issues within seconds. */
 export function credentialGraceMs(startupTimeoutMs: number): number {

@@ -10,9 +10,9 @@ import {
   type ExporterSet,
   type Lease,
 } from 'virtual-exporters/internal';
-import { instanceLabels } from './exporter';
-import { toMillis } from './snapshot';
-import { conditionIsTrue, nameOf } from './wire-guards';
+import { instanceLabels } from '../model/exporter';
+import { toMillis } from '../model/time';
+import { conditionIsTrue, nameOf } from '../model/wire-guards';
 
 /** Ended: `status.ended`, or the `jumpstarter.dev/lease-ended` label Jumpstarter puts on ended leases. */
 export function isLeaseEnded(lease: Lease): boolean {

@@ -1,28 +1,27 @@
 /**
- * Observe, the pipeline's first step (plan.ts): the snapshot read once into the facts every later step
- * uses — the spec with defaults, the current template revision, each Exporter classified
- * (instances.ts), creates in flight, the pending demand this set counts (lease-owner.ts) and the first
- * free ordinal (names.ts). The warm buffer every later step sees is the spec's raised by the windows of
- * spec.schedules open now or within their lead time (schedules.ts) and by the forecast in mode Apply
- * (forecast-buffer.ts), the maximum of all (warm-buffer-raise.ts).
+ * Observe, the pipeline's first step (plan.ts): the snapshot read once into the `World` every later
+ * step uses (world.ts) — the spec with defaults (spec/spec-values.ts), the current template revision,
+ * each Exporter classified (instances.ts), creates in flight, the pending demand this set counts
+ * (demand/lease-owner.ts) and the first free ordinal (model/ordinals.ts). The warm buffer every later
+ * step sees is the spec's raised by the windows of spec.schedules open now or within their lead time
+ * (demand/schedules.ts) and by the forecast in mode Apply (demand/forecast-buffer.ts), the maximum of
+ * all (demand/warm-buffer-raise.ts).
  */
-import {
-  Defaults,
-  Labels,
-  parseDuration,
-  tryParseDuration,
-  type ExporterSet,
-  type Provisioner,
-  type VirtualTargetClass,
-} from 'virtual-exporters/internal';
-import { instanceLabels } from './exporter';
-import {
-  classifyInstance,
-  inFlightNames,
-  type ClassifyContext,
-  type InFlightNames,
-  type InstanceView,
-} from './instances';
+import { Labels, type ExporterSet } from 'virtual-exporters/internal';
+import { ownedDemand } from '../demand/lease-owner';
+import { objectiveFields } from '../demand/lease-objectives';
+import { decideForecast, forecastSettingsOf } from '../demand/forecast-buffer';
+import { evaluateSchedules } from '../demand/schedules';
+import { effectiveBuffer, raisedSpec, type BufferRaise } from '../demand/warm-buffer-raise';
+import { instanceLabels } from '../model/exporter';
+import { firstFreeOrdinal } from '../model/ordinals';
+import { resolveOptions, type PlannerSnapshot } from '../model/snapshot';
+import { resolvePin, viewOf } from '../spec/pinning';
+import { currentRevision } from '../spec/revision';
+import { recordedRevisions } from '../spec/revision-history';
+import { specValues } from '../spec/spec-values';
+import { inFlightNames } from './in-flight';
+import { classifyInstance, type ClassifyContext } from './instances';
 import {
   endedLeaseNames,
   everLeasedExporterNames,
@@ -30,114 +29,8 @@ import {
   pendingDemand,
   type PendingDemand,
 } from './leases';
-import { ownedDemand } from './lease-owner';
-import { objectiveFields, type ObjectiveFields } from './lease-objectives';
-import { firstFreeOrdinal } from './names';
-import { isPaused } from './off-switch';
-import { currentRevision } from './revision';
-import { recycleRequestOf, type RecycleRequest } from './requested-recycle';
-import { scaleInOrderOf, type ScaleInOrder } from './scale-in-order';
-import { recordedRevisions, type RecordedRevision } from './revision-history';
-import { resolvePin, viewOf, type Pin } from './pinning';
-import { readStatus, type StatusCorrection } from './status-read';
-import { updatePolicyOf, type UpdatePolicy } from './update-strategy';
-import { decideForecast, forecastSettingsOf, type ForecastDecision } from './forecast-buffer';
-import { evaluateSchedules, type ScheduleEvaluation } from './schedules';
-import { effectiveBuffer, raisedSpec, type BufferRaise, type EffectiveBuffer } from './warm-buffer-raise';
-import {
-  resolveOptions,
-  type InFlightCreate,
-  type LeaseCheck,
-  type PlannerOptions,
-  type PlannerSnapshot,
-} from './snapshot';
-
-/** The spec with defaults applied. */
-export interface SpecValues {
-  readonly minReplicas: number;
-  readonly maxReplicas: number;
-  readonly minAvailable: number;
-  readonly cooldownMs: number;
-  readonly inPlaceReuse: boolean;
-  readonly waitForFirstConsumer: boolean;
-  readonly retain: boolean;
-  /** §3.20: nothing is created or promoted. */
-  readonly paused: boolean;
-  /** The scale-in order (scale-in-order.ts). */
-  readonly scaleIn: ScaleInOrder;
-  /** How outdated instances are replaced (update-strategy.ts). */
-  readonly update: UpdatePolicy;
-  /** The requested recycle (requested-recycle.ts), if the spec names a time. */
-  readonly recycle?: RecycleRequest;
-}
-
-/** What every step of the planner reads. */
-export interface World {
-  readonly set: ExporterSet;
-  readonly cls: VirtualTargetClass | undefined;
-  readonly provisioner: Pick<Provisioner, 'name' | 'validate'>;
-  readonly now: number;
-  readonly options: PlannerOptions;
-  /** The spec with the raised warm buffer in place (warm-buffer-raise.ts): what every rule plans for. */
-  readonly spec: SpecValues;
-  /** The spec as written, before any raise. */
-  readonly baseSpec: SpecValues;
-  /** The warm buffer this pass plans for, and the raises that set it. */
-  readonly buffer: EffectiveBuffer;
-  /** `spec.forecast` not Off: what the forecast found (forecast-buffer.ts). */
-  readonly forecast?: ForecastDecision;
-  /** spec.schedules at `now` (schedules.ts). */
-  readonly schedules: ScheduleEvaluation;
-  readonly revision?: string;
-  /** `spec.pinnedRevision` resolved (pinning.ts); when found, `set` and `cls` are the pinned view. */
-  readonly pin: Pin;
-  /** The set's recorded revisions (revision-history.ts). */
-  readonly revisions: readonly RecordedRevision[];
-  /** Whether the snapshot lists the recorded revisions (else none are recorded or pruned). */
-  readonly historyTracked: boolean;
-  /** The template's own revision, pinned or not. */
-  readonly templateRevision?: string;
-  /** Every revision an Exporter of the set carries. */
-  readonly inUse: ReadonlySet<string>;
-  readonly inFlight: InFlightNames;
-  /** The set's own instances: not detached, not being deleted. */
-  readonly owned: readonly InstanceView[];
-  /** Creates in flight that the cache does not show yet. */
-  readonly virtualCreates: readonly InFlightCreate[];
-  readonly inFlightCreates: number;
-  readonly demand: PendingDemand;
-  readonly firstOrdinal: number;
-  readonly leaseCheck?: LeaseCheck;
-  /** Status fields not used as written (status-read.ts); `set.status` holds what is used instead. */
-  readonly corrections: readonly StatusCorrection[];
-  /** `status.leaseWait` and `status.startupP95Seconds` (lease-objectives.ts). */
-  readonly objectives: ObjectiveFields;
-}
-
-/** A count from the wire: a finite number ≥ 0 (floored), else `fallback`. */
-export function count(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
-}
-
-function specValues(set: ExporterSet, cls: VirtualTargetClass | undefined): SpecValues {
-  const spec = set.spec ?? ({} as ExporterSet['spec']);
-  const recycle = recycleRequestOf(set);
-  return {
-    minReplicas: count(spec.minReplicas, Defaults.minReplicas),
-    maxReplicas: count(spec.maxReplicas, Defaults.maxReplicas),
-    minAvailable: count(spec.minAvailableReplicas, Defaults.minAvailableReplicas),
-    cooldownMs:
-      tryParseDuration(spec.scaleDownCooldown ?? Defaults.scaleDownCooldown) ??
-      parseDuration(Defaults.scaleDownCooldown),
-    inPlaceReuse: spec.recycleStrategy === 'InPlaceReuse',
-    waitForFirstConsumer: cls?.spec?.bindingMode === 'WaitForFirstConsumer',
-    retain: cls?.spec?.reclaimPolicy === 'Retain',
-    paused: isPaused(set),
-    scaleIn: scaleInOrderOf(set),
-    update: updatePolicyOf(set),
-    ...(recycle !== undefined ? { recycle } : {}),
-  };
-}
+import { readStatus } from './status-read';
+import type { World } from './world';
 
 /** The pending leases this set counts (§3.3), one set per lease where selectors overlap (lease-owner.ts). */
 function demandOf(snapshot: PlannerSnapshot, labels: Readonly<Record<string, string>>): PendingDemand {
@@ -210,7 +103,7 @@ export function observe(snapshot: PlannerSnapshot): World {
     ...(snapshot.startupP95Ms !== undefined ? { startupP95Ms: snapshot.startupP95Ms } : {}),
     held: owned.filter((v) => v.leased).length + demand.pending.length,
   });
-  // Issue 17: every raise of this pass, the open windows' and the forecast's (mode Apply); the
+  // Every raise of this pass, the open windows' and the forecast's (mode Apply); the
   // maximum holds, never above the ceiling.
   const raises: BufferRaise[] = [...schedules.raises, ...(forecast?.raise ? [forecast.raise] : [])];
   const buffer = effectiveBuffer(baseSpec, raises);

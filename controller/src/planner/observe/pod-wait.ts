@@ -1,13 +1,13 @@
 /**
  * §3.18: an instance that cannot get its Pod is failed and replaced within a bounded time. The
  * reconciler keeps, on the controller's own clock, when it first failed to start the instance's Pod
- * (render, config Secret or Pod refused: snapshot.ts `podWriteFailure`); once that wait reaches the
+ * (render, config Secret or Pod refused: model/snapshot.ts `podWriteFailure`); once that wait reaches the
  * startup timeout the instance is `failed` like one whose Pod never became ready — replaced, and
  * counted as a startup failure, so the replacements go through the startup backoff (§3.9) and a
  * persistent refusal (RBAC, an oversized config) never loops creates.
  */
+import type { InstanceSnapshot } from '../model/snapshot';
 import { realisationExists } from './runtime';
-import type { InstanceSnapshot } from './snapshot';
 
 /** When the instance's wait for its Pod times out; undefined when it is not waiting for one. */
 export function podWaitDeadline(instance: InstanceSnapshot, timeoutMs: number): number | undefined {

@@ -15,10 +15,9 @@
  * `stopping` (a Pod being deleted, a teardown in flight) is beside the state: the realisation is
  * already going, so it is neither live nor ended for the rules, and the counters still see its state.
  */
-import { factTime, type PassClock } from './clocks';
-import type { InstanceObservation, InstanceSnapshot, PodView } from './snapshot';
-import { toMillis } from './snapshot';
-import { listOf } from './wire-guards';
+import type { InstanceObservation, InstanceSnapshot, PodView } from '../model/snapshot';
+import { factTime, toMillis, type PassClock } from '../model/time';
+import { listOf } from '../model/wire-guards';
 
 export type RuntimeState = 'none' | 'realising' | 'running' | 'exited' | 'failed' | 'unknown';
 

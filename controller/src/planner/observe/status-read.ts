@@ -15,9 +15,9 @@ import {
   type Condition,
   type ExporterSetStatus,
 } from 'virtual-exporters/internal';
-import type { PlanEvent } from './events';
-import { toMillis, toTimestamp } from './snapshot';
-import { listOf } from './wire-guards';
+import type { PlanEvent } from '../model/events';
+import { toMillis, toTimestamp } from '../model/time';
+import { listOf } from '../model/wire-guards';
 
 /** A status field that was not used as written. */
 export interface StatusCorrection {

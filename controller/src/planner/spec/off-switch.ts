@@ -7,7 +7,7 @@
  * replaced until the set is unpaused.
  */
 import { ConditionReasons as R, ConditionTypes, type ExporterSet } from 'virtual-exporters/internal';
-import type { ConditionInput } from './conditions';
+import type { ConditionInput } from '../model/conditions';
 
 /** Whether the set is paused: only a literal `true` pauses it (a malformed value does not). */
 export function isPaused(set: ExporterSet): boolean {

@@ -1,5 +1,5 @@
 /**
- * Rollback by pinning (issue 16, from Unbounded's versioned configurations): `spec.pinnedRevision`
+ * Rollback by pinning (after Unbounded's versioned configurations): `spec.pinnedRevision`
  * names a recorded revision (revision-history.ts) by ControllerRevision name or revision hash.
  *
  * - Found: the set is built from the revision's recorded inputs instead of its template — the pass
@@ -20,7 +20,7 @@ import {
   type RevisionInputs,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { ConditionInput } from './conditions';
+import type { ConditionInput } from '../model/conditions';
 import type { RecordedRevision } from './revision-history';
 
 export type Pin =

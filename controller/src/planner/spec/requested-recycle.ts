@@ -10,12 +10,11 @@
  * annotation (made before, or by another controller) is judged by its creationTimestamp, the API
  * server's clock. Once no instance to recycle is left (instances disabled by hand excepted: they are
  * never replaced), the request is complete: `status.lastCompletedRecycle` records it and a
- * RecycleCompleted event says so. A completed request marks nothing outdated any more: it runs once.
+ * RecycleCompleted event says so (status/recycle-report.ts). A completed request marks nothing outdated
+ * any more: it runs once.
  */
-import { EventReasons, type ExporterSet } from 'virtual-exporters/internal';
-import type { PlanEvent } from './events';
-import type { InstanceView } from './instances';
-import { toMillis, toTimestamp } from './snapshot';
+import type { ExporterSet } from 'virtual-exporters/internal';
+import { toMillis, toTimestamp } from '../model/time';
 
 /** The request as a pass sees it. */
 export interface RecycleRequest {
@@ -49,41 +48,4 @@ export function recycleRequested(
 /** The annotation value for an instance created now: the standing request, if any. */
 export function recycleStamp(request: RecycleRequest | undefined): string | undefined {
   return request !== undefined ? toTimestamp(request.at) : undefined;
-}
-
-/** Instances the active request still has to recycle (those disabled by hand are never replaced). */
-export function recyclePending(owned: readonly InstanceView[]): InstanceView[] {
-  return owned.filter((v) => v.recycleRequested && v.state !== 'disabledByHand');
-}
-
-/** What a pass reports of the request: the status field and the event. */
-export interface RecycleReport {
-  /** `status.lastCompletedRecycle` after this pass (epoch ms). */
-  readonly lastCompleted?: number;
-  readonly events: readonly PlanEvent[];
-  /** Instances still to recycle, for the Scaling condition. */
-  readonly pending: number;
-}
-
-export function recycleReport(
-  set: ExporterSet,
-  request: RecycleRequest | undefined,
-  owned: readonly InstanceView[],
-): RecycleReport {
-  const previous = toMillis(set.status?.lastCompletedRecycle);
-  const kept = previous !== undefined ? { lastCompleted: previous } : {};
-  if (request === undefined || !request.active) return { ...kept, events: [], pending: 0 };
-  const pending = recyclePending(owned).length;
-  if (pending > 0) return { ...kept, events: [], pending };
-  return {
-    lastCompleted: request.at,
-    pending: 0,
-    events: [
-      {
-        type: 'Normal',
-        reason: EventReasons.RecycleCompleted,
-        message: `requested recycle complete: no instance created before recycleRequestedAt ${toTimestamp(request.at)} is left`,
-      },
-    ],
-  };
 }

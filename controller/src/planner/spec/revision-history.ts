@@ -1,5 +1,5 @@
 /**
- * Revision history (issue 16, from Unbounded's versioned configurations): every revision instances of
+ * Revision history (after Unbounded's versioned configurations): every revision instances of
  * the set run is recorded as an immutable `apps/v1` ControllerRevision the set controls, so a pool can
  * be rolled back to it by pinning (pinning.ts).
  *
@@ -27,14 +27,10 @@ import {
   type RevisionInputs,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
-import type { Action, DeleteRevisionAction, RecordRevisionAction } from './actions';
-import { setOwnerReference } from './exporter';
+import type { Action, DeleteRevisionAction, RecordRevisionAction } from '../model/actions';
+import { setOwnerReference } from '../model/exporter';
+import { count } from '../model/wire-guards';
 import { revisionInputs } from './revision';
-
-/** A whole number ≥ 0 from the wire, else `fallback`. */
-function count(value: unknown, fallback: number): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : fallback;
-}
 
 /** A ControllerRevision of the set, read. */
 export interface RecordedRevision {

@@ -3,7 +3,7 @@
  * idle instances leave when the pool shrinks, below the rules no policy overrides (scale-down.ts
  * `compareVictims`: never a leased instance, outdated before current, standbys and never-ready ones
  * first, then offline ones). Within a tier, an instance matching an earlier selector goes before one
- * matching a later selector or none; the base policy orders the rest: `Newest` (today's order: the last
+ * matching a later selector or none; the base policy orders the rest: `Newest` (the default: the last
  * created first, the higher ordinal on a tie), `Oldest`, or `Random` — a hash of the set's uid and the
  * instance name, so every controller replica and every pass computes the same order.
  */
@@ -24,7 +24,7 @@ export interface ScaleInOrder {
   readonly seed: string;
 }
 
-/** No selectors, newest first: the order before the policy existed. */
+/** No selectors, newest first: a set that names no policy. */
 export const DEFAULT_SCALE_IN_ORDER: ScaleInOrder = { selectors: [], basePolicy: 'Newest', seed: '' };
 
 /** The set's policy; what the CRD would refuse reads as the default (the spec checks report it). */

@@ -6,7 +6,7 @@
  * - `Proactive` (the default, §3.14 rollout.ts): idle outdated instances are replaced gradually. Up to
  *   `maxSurge` replacements start ahead of the instances they replace (absent: the controller's
  *   `--rollout-surge-percent`, at least one); where no surge fits (at maxReplicas, or maxSurge 0) up to
- *   `maxUnavailable` outdated instances the rules still need leave first (absent: 1, today's one at a
+ *   `maxUnavailable` outdated instances the rules still need leave first (absent: 1, one at a
  *   time at the ceiling), counting what is already leaving or starting. At the ceiling with
  *   `maxUnavailable: 0` the rollout waits (the Scaling condition keeps saying RollingOut).
  * - `Opportunistic`: nothing is replaced for being outdated; an outdated instance goes when it
@@ -29,7 +29,7 @@ export interface UpdatePolicy {
   readonly maxUnavailable?: IntOrPercent;
 }
 
-/** Proactive with the controller's surge and one unavailable: the behaviour before the field existed. */
+/** Proactive with the controller's surge and one unavailable: a set that names no strategy. */
 export const DEFAULT_UPDATE_POLICY: UpdatePolicy = { type: 'Proactive' };
 
 /** The set's strategy; a value the CRD would refuse reads as absent (the spec checks report it). */

@@ -1,11 +1,11 @@
 /**
- * What the executor reports back about a plan, as `finalizeStatus` (status.ts) reads it, and the kinds
+ * What the executor reports back about a plan, as `finalizeStatus` (plan-result.ts) reads it, and the kinds
  * of write each action makes, by the ReplicaFailure reason a failure of each is reported under (SPEC
  * §3.18). The reconciler's `Execution` satisfies the outcome structurally; the planner never imports
  * the reconciler.
  */
 import { ConditionReasons as R } from 'virtual-exporters/internal';
-import type { Action, ActionType } from './actions';
+import type { Action, ActionType } from '../model/actions';
 
 /**
  * The failure reasons of each action's writes, the action's own first (a render is a render, a Secret

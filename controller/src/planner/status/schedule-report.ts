@@ -1,16 +1,16 @@
 /**
- * What the status and events say about spec.schedules (issue 17): `status.schedules` (the windows open
+ * What the status and events say about spec.schedules: `status.schedules` (the windows open
  * now and the next one), `status.effectiveMinAvailableReplicas` while a raise is in effect, and one
  * event per window that opened or closed. Transitions are read against the status the controller last
  * wrote, so a restarted controller does not announce a window twice, and one that was down while a
  * window came and went reports what it finds.
  */
 import { EventReasons, type ScheduleWindowStatus, type SchedulesStatus } from 'virtual-exporters/internal';
-import type { PlanEvent } from './events';
-import type { World } from './observe';
-import type { ScheduleWindow } from './schedules';
-import { toTimestamp } from './snapshot';
-import { listOf } from './wire-guards';
+import type { ScheduleWindow } from '../demand/schedules';
+import type { PlanEvent } from '../model/events';
+import { toTimestamp } from '../model/time';
+import { listOf } from '../model/wire-guards';
+import type { World } from '../observe/world';
 
 /** The status fields of the schedules; empty when the spec has none and nothing raises. */
 export interface ScheduleReport {
@@ -50,10 +50,10 @@ function windowKeys(schedules: SchedulesStatus | undefined): Map<string, Schedul
   return keys;
 }
 
-/** One event per window opened or closed since the status was last written. */
-export function scheduleEvents(world: World, report: ScheduleReport): PlanEvent[] {
+/** One event per window opened or closed since the status was last written (`written`: this pass's). */
+export function scheduleEvents(world: World, written: SchedulesStatus | undefined): PlanEvent[] {
   const before = windowKeys(world.set.status?.schedules);
-  const after = windowKeys(report.schedules);
+  const after = windowKeys(written);
   const { spec, baseSpec } = world;
   const events: PlanEvent[] = [];
   for (const [key, w] of after) {

@@ -10,8 +10,8 @@
  * §3.6) is not counted in `unavailableReplicas`, so a standby never makes Progressing or Degraded True.
  */
 import { ConditionReasons as R, ConditionTypes } from 'virtual-exporters/internal';
-import type { ConditionInput } from './conditions';
-import type { StatusCounters } from './status';
+import type { ConditionInput } from '../model/conditions';
+import type { StatusCounters } from './counters';
 
 /** What upstream's rules read: the counters and the spec's three bounds. */
 export interface UpstreamFacts {

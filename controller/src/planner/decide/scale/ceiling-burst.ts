@@ -8,11 +8,11 @@
  * `Scaling=False/MaxReplicasReached` say when the rules want more than the ceiling allows.
  */
 import type { ScaleReason } from 'virtual-exporters/internal';
-import { plannedMember, type Leaving, type Member } from './members';
-import type { World } from './observe';
-import { hasEnded, isAbsent } from './runtime';
-import type { PlannedCreate } from './scale';
-import { compareVictims } from './scale-down';
+import { hasEnded, isAbsent } from '../../observe/runtime';
+import type { World } from '../../observe/world';
+import { plannedMember, type Leaving, type Member } from '../members';
+import type { PlannedCreate } from './types';
+import { compareVictims } from './victim-order';
 
 /** The room under the ceiling and the burst cap as a pass plans, and the members its creates add. */
 export class CreateBudget {

@@ -16,18 +16,19 @@
  * - Leased instances are replaced after their lease (members.ts keeps them fixed). Rollout removals
  *   carry `afterCreates` (leaving.ts): the executor skips them when this pass's creates failed.
  */
-import type { CreateBudget } from './ceiling-burst';
-import { canRemoveReady, tallyOf, type Requirements, type Tally } from './floor-buffer-demand';
-import type { InstanceView } from './instances';
-import type { Member } from './members';
-import type { PlannedRemoval, ScaleInput } from './scale';
-import { compareVictims, type Removals } from './scale-down';
+import type { InstanceView } from '../../observe/instance-view';
 import {
   DEFAULT_UPDATE_POLICY,
   surgeAllowance,
   unavailableAllowance,
   type UpdatePolicy,
-} from './update-strategy';
+} from '../../spec/update-strategy';
+import type { Member } from '../members';
+import type { CreateBudget } from './ceiling-burst';
+import type { Removals } from './removals';
+import { canRemoveReady, tallyOf, type Tally } from './tally';
+import type { PlannedRemoval, Requirements, ScaleInput } from './types';
+import { compareVictims } from './victim-order';
 
 /** Whether the replacement of `outdated` is a standby (see the module doc). */
 function replacementIsStandby(outdated: Member, tally: Tally, req: Requirements): boolean {

@@ -2,30 +2,26 @@
  * §3.7 scale-down: surplus = idle instances beyond what §3.1–3.3 need. Surplus opens a window kept in
  * status (`scaleDownWindowStart`, `scaleDownTarget`: read and written here only, so a restart does not
  * reset it); while it lasts the target is the largest need seen; once it lasted scaleDownCooldown the
- * victims go down to the target in one step. Victims: standbys and never-ready instances first, then
- * offline, then idle, in the scale-in policy's order (scale-in-order.ts; by default newest first);
- * outdated before current (§3.14 replaces them anyway). A leased
+ * victims go down to the target in one step. Victims (victim-order.ts): standbys and never-ready
+ * instances first, then offline, then idle, in the scale-in policy's order (spec/scale-in-order.ts; by
+ * default newest first); outdated before current (§3.14 replaces them anyway). A leased
  * instance is never a victim (members.ts keeps it fixed); how a victim leaves — disabled first, deleted
  * once no lease names it — is leaving.ts, and the live Lease list confirms each delete
  * (`confirmDeletes`).
  */
-import { ConditionReasons, type ExporterSetStatus, type ScaleReason } from 'virtual-exporters/internal';
-import type { Action } from './actions';
+import { ConditionReasons, type ExporterSetStatus } from 'virtual-exporters/internal';
+import type { Action } from '../../model/actions';
+import type { LeaseCheck } from '../../model/snapshot';
+import { toMillis, toTimestamp } from '../../model/time';
+import { leasedExporterNames, requestedExporterNames } from '../../observe/leases';
+import type { Member } from '../members';
 import { overCeiling } from './ceiling-burst';
-import { addMember, canRemove, tallyOf, type Requirements, type Tally } from './floor-buffer-demand';
-import { leasedExporterNames, requestedExporterNames } from './leases';
-import type { Member, MemberKind } from './members';
+import { Removals } from './removals';
 import { removeOutdatedSurplus } from './rollout';
-import { compareKeys, DEFAULT_SCALE_IN_ORDER, scaleInKey } from './scale-in-order';
-import type { PlannedRemoval, ScaleInput } from './scale';
-import { toMillis, toTimestamp, type LeaseCheck } from './snapshot';
 import { holdBackStandby } from './standby';
-
-/** An open scale-down window: when the surplus began, and the largest need seen since. */
-export interface ScaleDownWindow {
-  readonly start: number;
-  readonly target: number;
-}
+import { addMember, canRemove, tallyOf } from './tally';
+import type { Requirements, ScaleDownWindow, ScaleInput } from './types';
+import { compareVictims } from './victim-order';
 
 /** The window as the status has it; either part may be missing. */
 export function persistedWindow(status: ExporterSetStatus | undefined): Partial<ScaleDownWindow> {
@@ -41,26 +37,6 @@ export function windowStatus(
   window: ScaleDownWindow | undefined,
 ): Pick<ExporterSetStatus, 'scaleDownWindowStart' | 'scaleDownTarget'> {
   return window ? { scaleDownWindowStart: toTimestamp(window.start), scaleDownTarget: window.target } : {};
-}
-
-const TIER: Readonly<Record<MemberKind, number>> = {
-  standby: 0,
-  starting: 1,
-  offline: 2,
-  available: 3,
-  fixed: 4,
-};
-
-/** Victim order (see the module doc); within a tier, the scale-in policy's (scale-in-order.ts). */
-export function compareVictims(a: Member, b: Member): number {
-  if (a.current !== b.current) return a.current ? 1 : -1;
-  if (TIER[a.kind] !== TIER[b.kind]) return TIER[a.kind] - TIER[b.kind];
-  return compareKeys(a.scaleInKey ?? newestFirst(a), b.scaleInKey ?? newestFirst(b));
-}
-
-/** The default policy's key, for members made without one. */
-function newestFirst(m: Member): readonly number[] {
-  return scaleInKey(DEFAULT_SCALE_IN_ORDER, m);
 }
 
 /**
@@ -81,35 +57,6 @@ export function findSurplus(members: readonly Member[], req: Requirements, maxRe
   holdBackStandby(victims, tally);
   overCeiling(members, victims, maxReplicas);
   return victims;
-}
-
-/** This pass's removals, with the kept count and ready tally they leave. */
-export class Removals {
-  readonly list: PlannedRemoval[] = [];
-  private keptCount: number;
-  private readyTally: Tally;
-
-  constructor(
-    members: readonly Member[],
-    private readonly waitForFirstConsumer: boolean,
-  ) {
-    this.keptCount = members.length;
-    this.readyTally = tallyOf(members, waitForFirstConsumer);
-  }
-
-  get kept(): number {
-    return this.keptCount;
-  }
-
-  get tally(): Tally {
-    return this.readyTally;
-  }
-
-  remove(m: Member, reason: ScaleReason): void {
-    this.list.push({ name: m.name, reason });
-    this.keptCount -= 1;
-    this.readyTally = addMember(this.readyTally, m, this.waitForFirstConsumer, -1);
-  }
 }
 
 export interface ScaleDownStep {

@@ -20,14 +20,14 @@
  *   promotion finished.
  */
 import { Labels } from 'virtual-exporters/internal';
-import type { PromoteStandbyAction } from './actions';
+import type { PromoteStandbyAction } from '../../model/actions';
+import { promotePatch } from '../../model/exporter';
+import type { InstanceView } from '../../observe/instance-view';
+import type { World } from '../../observe/world';
+import type { Leaving, Member } from '../members';
 import type { CreateBudget } from './ceiling-burst';
-import { promotePatch } from './exporter';
-import type { Tally } from './floor-buffer-demand';
-import type { InstanceView } from './instances';
-import type { Leaving, Member } from './members';
-import type { World } from './observe';
-import type { PlannedRemoval, ScaleInput } from './scale';
+import type { Tally } from './tally';
+import type { PlannedRemoval, ScaleInput } from './types';
 
 /** Which standby goes first to a promotion, or stays in an empty pool: current revision, then the oldest. */
 function compareStandbys(a: Member, b: Member): number {
