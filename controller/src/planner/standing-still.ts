@@ -1,8 +1,7 @@
 /**
- * A pass that changes nothing but the status: no instance is created, replaced or removed, and the
- * persisted fields stay as they are — for a set whose class is missing (§3.13:
- * `Available=False/VirtualTargetClassNotFound`), and for one pinned to a revision it never recorded
- * (pin-not-found.ts).
+ * The gate plans that change nothing but the status: a set whose class is missing (§3.13:
+ * `Available=False/VirtualTargetClassNotFound`), and, through pin-not-found.ts, one pinned to a revision
+ * it never recorded.
  */
 import { formatIssue, validateExporterSetReferences, type ExporterSet } from 'virtual-exporters/internal';
 import type { World } from './observe/world';

@@ -4,11 +4,10 @@
  * recorded revision: `standingStillFacts`) or one that drains (`drainFacts`). The status is made of
  * these facts and the pass's World alone (calculate-status.ts).
  */
-import type { ExporterSetStatus } from 'virtual-exporters/internal';
 import type { Gates } from '../decide/gates';
-import type { ScaleDownWindow, ScaleDecision, PlannedRemoval } from '../decide/scale/types';
-import { persistedWindow } from '../decide/scale/scale-down';
 import { outdatedCount } from '../decide/scale/rollout';
+import { persistedWindow } from '../decide/scale/scale-down';
+import type { PlannedRemoval, ScaleDecision, ScaleDownWindow } from '../decide/scale/types';
 import { awaitingCredential, backoffDelay, type StartupFailureState } from '../decide/startup-failures';
 import type { Action, CreateExporterAction } from '../model/actions';
 import { toMillis } from '../model/time';
@@ -49,7 +48,7 @@ export interface PassFacts {
 
 /** The persisted fields as the status has them (for passes that change nothing). */
 export function persistedAsIs(world: World): PersistedFields {
-  const status: ExporterSetStatus | undefined = world.set.status;
+  const status = world.set.status;
   const window = persistedWindow(status);
   const last = toMillis(status?.lastStartupFailureTime);
   const revision = world.revision ?? status?.templateRevision;
