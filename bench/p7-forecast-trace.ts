@@ -17,11 +17,11 @@
  * Figures: leases served warm (%), lease wait p50/p95, instance-hours over weeks 3–4. Goal: forecast
  * ≥ 95 % warm with fewer instance-hours than the smallest static buffer that reaches 95 %.
  */
-import { forecastHorizon, nextHorizonChange } from '../controller/src/planner/forecast';
-import { decideForecast, forecastLead } from '../controller/src/planner/forecast-buffer';
-import { evaluateSchedules } from '../controller/src/planner/schedules';
-import type { SpecValues } from '../controller/src/planner/observe';
-import { effectiveBuffer } from '../controller/src/planner/warm-buffer-raise';
+import type { SpecValues } from '../controller/src/planner';
+import { forecastHorizon, nextHorizonChange } from '../controller/src/planner/demand/forecast';
+import { decideForecast, forecastLead } from '../controller/src/planner/demand/forecast-buffer';
+import { evaluateSchedules } from '../controller/src/planner/demand/schedules';
+import { effectiveBuffer } from '../controller/src/planner/demand/warm-buffer-raise';
 import type { WarmBufferSchedule } from '../lib/api';
 import type { Benchmark } from './support/benchmark';
 import { ciTrace, seeded, type TraceLease } from './support/ci-trace';

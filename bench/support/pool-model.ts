@@ -11,8 +11,12 @@
  * A lease is warm when an Online idle instance takes it on arrival (the instance was Online before the
  * lease was created), cold when it waits for one to boot.
  */
-import type { DemandBucket, DemandHistory } from '../../controller/src/planner/demand-history';
-import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../controller/src/planner/demand-history';
+import {
+  DEMAND_INTERVAL_MS,
+  DEMAND_MAX_BUCKETS,
+  type DemandBucket,
+  type DemandHistory,
+} from '../../controller/src/planner';
 import type { TraceLease } from './ci-trace';
 
 export interface PassView {

@@ -22,7 +22,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import { startManager, type Manager } from '../../controller/src/manager';
 import { createLogger } from '../../controller/src/process/logger';
 import { ControllerMetrics } from '../../controller/src/process/metrics';
-import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../controller/src/planner/demand-history';
+import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../controller/src/planner';
 import { demandObject } from '../../controller/src/reconciler/demand/demand-config-map';
 import { installFiles } from '../../examples/install/app';
 import {

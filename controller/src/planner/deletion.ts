@@ -1,17 +1,15 @@
 /**
  * §3.12 deletion: a set being deleted that carries our drain finalizer drains — nothing new, unleased
- * instances leave (the graceful way of leaving.ts; reclaimPolicy Retain releases instances that served
+ * instances leave (the graceful way of decide/leaving.ts; reclaimPolicy Retain releases instances that served
  * a lease and whose Pod ended), leased ones stay until their leases end, and the finalizer goes once
  * no instance is left. Without the finalizer there is nothing to do.
  */
 import { DRAIN_FINALIZER, type ScaleReason } from 'virtual-exporters/internal';
-import type { Action } from './actions';
-import { specChecks } from './class-and-parameters';
-import { leavingStep } from './leaving';
-import type { World } from './observe';
-import { reasonsOf } from './outcome';
+import { leavingStep } from './decide/leaving';
+import type { Action } from './model/actions';
+import type { World } from './observe/world';
 import { finishPlan, leaveAlone, type Plan } from './plan-result';
-import { persistedAsIs, statusInputs } from './status';
+import { drainFacts } from './status/pass-facts';
 
 export function planDrain(world: World): Plan {
   const { set, now, spec } = world;
@@ -27,20 +25,5 @@ export function planDrain(world: World): Plan {
   const removing = actions.length;
   if (world.owned.length === 0 && world.virtualCreates.length === 0)
     actions.push({ type: 'RemoveFinalizer' });
-  const inputs = statusInputs(world, {
-    spec: specChecks(set),
-    scaling: {
-      draining: { remaining: world.owned.length, leased: world.owned.filter((v) => v.leased).length },
-      outdated: 0,
-      startingNow: 0,
-      rendering: 0,
-      deferred: 0,
-      leaving: removing,
-    },
-    health: { startupFailures: 0, backoffMs: 0 },
-    plannedWrites: reasonsOf(actions),
-    persisted: persistedAsIs(world),
-    creates: [],
-  });
-  return finishPlan(world, actions, inputs, [], []);
+  return finishPlan(world, actions, drainFacts(world, actions, removing), [], []);
 }

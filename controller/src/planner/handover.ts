@@ -4,7 +4,7 @@
  * its own to take down: only the provisioner that realised an instance knows how to undo it, and a
  * switch to a provisioner nobody runs must not leave them running forever. So this controller:
  *
- * - drains the instances it made, the graceful way of leaving.ts (never a leased one; leased ones go
+ * - drains the instances it made, the graceful way of decide/leaving.ts (never a leased one; leased ones go
  *   when their leases end), and creates, promotes and renders nothing;
  * - while the set is being deleted, drains every instance and removes the drain finalizer once none is
  *   left — as the class's controller does — so deletion completes whichever of the two runs;
@@ -15,13 +15,13 @@
  * class's controller's.
  */
 import { Annotations, DRAIN_FINALIZER, EventReasons } from 'virtual-exporters/internal';
-import { ACTION_ORDER, type Action } from './actions';
-import { actionEvents } from './events';
-import type { InstanceView } from './instances';
-import { leavingStep } from './leaving';
-import type { World } from './observe';
+import { leavingStep } from './decide/leaving';
+import { confirmDeletes } from './decide/scale/scale-down';
+import { ACTION_ORDER, type Action } from './model/actions';
+import { actionEvents } from './model/events';
+import type { InstanceView } from './observe/instance-view';
+import type { World } from './observe/world';
 import { leaveAlone, type Plan } from './plan-result';
-import { confirmDeletes } from './scale-down';
 
 /** The provisioner that made the instance, from its annotation; undefined when it carries none. */
 export function madeBy(view: InstanceView): string | undefined {

@@ -1,12 +1,13 @@
 /**
- * A set pinned to a revision it never recorded (pinning.ts): RevisionPinned=False says which value and
+ * A set pinned to a revision it never recorded (spec/pinning.ts): RevisionPinned=False says which value and
  * how to fix it, and nothing else changes — no instance is created, replaced or removed, as for a
  * missing class.
  */
 import type { VirtualTargetClass } from 'virtual-exporters/internal';
-import { parameterFindings, planStandingStill } from './class-and-parameters';
-import type { World } from './observe';
+import { parameterFindings } from './decide/gates';
+import type { World } from './observe/world';
 import type { Plan } from './plan-result';
+import { planStandingStill } from './standing-still';
 
 export function planPinNotFound(world: World, cls: VirtualTargetClass): Plan {
   // The spec and parameters are still checked: what they say holds once the pin is fixed or removed.

@@ -1,19 +1,22 @@
 /**
  * The plan a pass returns, assembled in one place: the actions in the order the executor applies them
- * (actions.ts), the status (status.ts), the events, and — §3.15 idle is quiet — no timer but the next
- * real deadline (cooldown end, backoff end, a lease's beginTime, a startup timeout).
+ * (model/actions.ts), the status (status/calculate-status.ts), the events, and — §3.15 idle is quiet —
+ * no timer but the next real deadline (cooldown end, backoff end, a lease's beginTime, a startup
+ * timeout, a schedule window). `finalizeStatus` makes the status again once the executor ran.
  */
 import type { ExporterSetStatus } from 'virtual-exporters/internal';
-import { ACTION_ORDER, type Action } from './actions';
-import { actionEvents, conditionEvents, type PlanEvent } from './events';
-import { scheduleEvents } from './schedule-report';
-import { correctionEvents } from './status-read';
-import type { World } from './observe';
-import { confirmDeletes } from './scale-down';
-import { statusOf, type StatusInputs } from './status';
+import { confirmDeletes } from './decide/scale/scale-down';
+import { ACTION_ORDER, type Action } from './model/actions';
+import { actionEvents, type PlanEvent } from './model/events';
+import { correctionEvents } from './observe/status-read';
+import type { World } from './observe/world';
+import { calculateStatus, type ObservedOutcome, type StatusInputs } from './status/calculate-status';
+import { conditionEvents } from './status/condition-events';
+import type { PassFacts } from './status/pass-facts';
+import { scheduleEvents } from './status/schedule-report';
 
 export interface Plan {
-  /** The writes, in the order to apply them (see actions.ts). */
+  /** The writes, in the order to apply them (see model/actions.ts). */
   readonly actions: readonly Action[];
   /** The whole desired status; undefined when the set is not this controller's to report on. */
   readonly status?: ExporterSetStatus;
@@ -33,25 +36,28 @@ export function leaveAlone(why: string): Plan {
 
 /**
  * The plan of a pass: `actions` ordered, the deletes the live Lease list does not confirm taken out
- * (§3.7; the status still counts them as this pass's writes, as the executor used to skip them), the
- * status, events and the next deadline.
+ * (§3.7; the status still counts them as this pass's writes), the status, events and the next deadline.
  */
 export function finishPlan(
   world: World,
   planned: readonly Action[],
-  planInputs: StatusInputs,
+  facts: PassFacts,
   extraEvents: readonly PlanEvent[],
   timers: readonly (number | undefined)[],
 ): Plan {
   const confirmed = confirmDeletes(planned, world.leaseCheck);
   const { actions } = confirmed;
-  const inputs = confirmed.failure ? { ...planInputs, deleteFailure: confirmed.failure } : planInputs;
+  const inputs: StatusInputs = {
+    world,
+    facts,
+    ...(confirmed.failure ? { deleteFailure: confirmed.failure } : {}),
+  };
   const ordered = [...actions].sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
   // A window warming, opening or closing is a deadline too: idle is quiet, but not past a schedule.
   const due = [...timers, world.schedules.nextChangeAt].filter(
     (t): t is number => t !== undefined && t > world.now,
   );
-  const status = statusOf(inputs);
+  const status = calculateStatus(inputs);
   return {
     actions: ordered,
     status,
@@ -60,9 +66,18 @@ export function finishPlan(
     events: [
       ...actionEvents(ordered),
       ...extraEvents,
-      ...scheduleEvents(world, inputs.schedules ?? {}),
+      ...scheduleEvents(world, status.schedules),
       ...correctionEvents(world.corrections),
       ...conditionEvents(world.set.status?.conditions, status.conditions ?? []),
     ],
   };
+}
+
+/**
+ * The set's status after the executor applied `plan`: every counter and condition, ReplicaFailure from
+ * the outcome, and `nextOrdinal` past the creates that landed. Undefined when the set is not this
+ * controller's to report on.
+ */
+export function finalizeStatus(plan: Plan, outcome: ObservedOutcome): ExporterSetStatus | undefined {
+  return plan.statusInputs ? calculateStatus(plan.statusInputs, outcome) : undefined;
 }

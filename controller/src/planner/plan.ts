@@ -3,70 +3,84 @@
  * make, the status to report, the events to emit and when to look again out. No I/O and no clock:
  * `snapshot.now` is the time, so a pass replays exactly.
  *
- * The pipeline, each step in its own file (ARCHITECTURE.md maps every §3 rule to its file):
+ * The folders are the stages, each importing only the ones before it: model (the snapshot, actions,
+ * events, time) → spec (the spec read and checked) → demand (leases owned, forecast, schedules) →
+ * observe (the World) → decide (gates, members, scale/) → status → this file and the gate plans.
+ * A pass:
  *
- * 1. observe (observe.ts): the spec with defaults, each instance classified (instances.ts), demand;
- *    the warm buffer raised by the forecast in mode Apply (forecast-buffer.ts, warm-buffer-raise.ts),
- *    so every later rule plans for the raised spec;
- * 2. gates (class-and-parameters.ts §3.13, startup-failures.ts §3.9): a set of another provisioner is
- *    left alone but for the instances this controller made (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing,
- *    nor does a pin to a revision never recorded (pin-not-found.ts);
- *    invalid parameters or spec create nothing, the startup backoff starts no Pod;
- * 3. members (members.ts): kept, leaving (leaving.ts) and recycled in place (recycle.ts §3.8);
- * 4. scale (scale.ts): §3.1–3.3 floor-buffer-demand.ts, §3.4–3.5 ceiling-burst.ts, §3.6 standby.ts,
- *    §3.7 scale-down.ts, §3.14 rollout.ts;
- * 5. names (names.ts §3.10);
- * 6. pods and configs (pods-and-configs.ts), our labels on adopted instances (adoption.ts §3.16), the
- *    revision history: the target revision recorded, unused ones pruned (revision-history.ts; a pinned
- *    set is seen as its revision recorded it from step 1 on, pinning.ts);
- * 7. status (status.ts `finalizeStatus`), events and the next deadline (plan-result.ts §3.15), with
- *    the requested recycle's completion (requested-recycle.ts).
+ * 1. observe (observe/observe.ts): the spec with defaults, each instance classified
+ *    (observe/instances.ts), demand; the warm buffer raised by open schedule windows and the forecast
+ *    in mode Apply (demand/warm-buffer-raise.ts), so every later rule plans for the raised spec;
+ * 2. gates: a set of another provisioner is left alone but for the instances this controller made
+ *    (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing,
+ *    nor does a pin to a revision never recorded (standing-still.ts, pin-not-found.ts); invalid
+ *    parameters or spec create nothing, the startup backoff starts no Pod (decide/gates.ts §3.13,
+ *    decide/startup-failures.ts §3.9);
+ * 3. members (decide/members.ts): kept, leaving (decide/leaving.ts) and recycled in place
+ *    (decide/recycle.ts §3.8);
+ * 4. scale (decide/scale/scale.ts), by the rules below;
+ * 5. names (decide/names.ts §3.10);
+ * 6. Pods and configs (decide/pods-and-configs.ts), our labels on adopted instances
+ *    (decide/adoption.ts §3.16), the revision history: the target revision recorded, unused ones
+ *    pruned (spec/revision-history.ts; a pinned set is seen as its revision recorded it from step 1 on,
+ *    spec/pinning.ts);
+ * 7. status (status/pass-facts.ts → status/calculate-status.ts), events and the next deadline
+ *    (plan-result.ts §3.15), with the requested recycle's completion (status/recycle-report.ts).
  *
- * The pool-operation fields (issue 16) act inside these steps: the scale-in policy orders the victims
- * (scale-in-order.ts, via members.ts), the update strategy paces §3.14 (update-strategy.ts) and a
- * requested recycle marks instances outdated (requested-recycle.ts, via instances.ts).
+ * The scaling rules, in priority order (a rule yields to every rule above it):
  *
- * Scheduled warm buffers (issue 17) act in step 1: the windows of spec.schedules open now or within
- * their lead time (schedules.ts) raise the spec every later step reads (warm-buffer-raise.ts); step 7
- * reports them (schedule-report.ts: status, events) and wakes up at the next window change.
+ * 1. a leased instance is never disabled, deleted or counted as supply (decide/members.ts keeps it);
+ * 2. a paused set, invalid parameters or spec create and promote nothing; the startup backoff starts
+ *    no Pod (decide/gates.ts, §3.20, §3.13, §3.9);
+ * 3. the ceiling (§3.4) bounds the pool and the burst (§3.5) the creates in flight; above the ceiling
+ *    idle instances are surplus until the pool fits (decide/scale/ceiling-burst.ts);
+ * 4. never leave nothing enabled: a standby stays or is made (§3.6, decide/scale/standby.ts);
+ * 5. the floor, the warm buffer and demand (§3.1–3.3): current standbys promoted first, then instances
+ *    created (decide/scale/floor-buffer-demand.ts);
+ * 6. outdated instances are replaced without breaking the warm buffer, paced by the update strategy
+ *    (§3.14, decide/scale/rollout.ts, spec/update-strategy.ts);
+ * 7. idle surplus leaves once it lasted scaleDownCooldown, in victim order (§3.7,
+ *    decide/scale/scale-down.ts, decide/scale/victim-order.ts, spec/scale-in-order.ts);
+ * 8. an instance whose realisation ended is recycled: replaced in place or leaving (§3.8,
+ *    decide/recycle.ts); a requested recycle marks instances outdated (spec/requested-recycle.ts).
+ *
+ * Scheduled warm buffers act in step 1: the windows of spec.schedules open now or within their lead
+ * time (demand/schedules.ts) raise the spec every later step reads; step 7 reports them
+ * (status/schedule-report.ts: status, events) and wakes up at the next window change.
  */
 import { DRAIN_FINALIZER, type VirtualTargetClass } from 'virtual-exporters/internal';
-import type { Action, CreateExporterAction } from './actions';
-import { adoptionLabels } from './adoption';
-import { burstRoom, ceilingRoom, promotionRoom } from './ceiling-burst';
-import { gates, notOurs, planClassMissing, type Gates } from './class-and-parameters';
-import { planDrain } from './deletion';
-import { startupFailureEvents } from './events';
-import { promotePatch } from './exporter';
-import { leavingActions } from './leaving';
-import { sortMembers, type Members } from './members';
-import { nameCreates } from './names';
-import { observe, type World } from './observe';
-import { reasonsOf } from './outcome';
-import { finishPlan, type Plan } from './plan-result';
-import { planHandover } from './handover';
-import { planPinNotFound } from './pin-not-found';
-import { podsAndConfigs } from './pods-and-configs';
-import { replacePods } from './recycle';
-import { recycleReport, type RecycleReport } from './requested-recycle';
-import { revisionActions } from './revision-history';
-import { outdatedCount } from './rollout';
-import type { InstanceView } from './instances';
-import { decideScale, type PlannedRemoval, type ScaleDecision } from './scale';
-import { persistedWindow } from './scale-down';
-import type { PlannerSnapshot } from './snapshot';
-import { enabledToKeep, finishPromotions } from './standby';
+import { adoptionLabels } from './decide/adoption';
+import { gates, notOurs, type Gates } from './decide/gates';
+import { leavingActions } from './decide/leaving';
+import { sortMembers, type Members } from './decide/members';
+import { nameCreates } from './decide/names';
+import { podsAndConfigs } from './decide/pods-and-configs';
+import { replacePods } from './decide/recycle';
+import { burstRoom, ceilingRoom, promotionRoom } from './decide/scale/ceiling-burst';
+import { decideScale } from './decide/scale/scale';
+import { persistedWindow } from './decide/scale/scale-down';
+import { enabledToKeep, finishPromotions } from './decide/scale/standby';
+import type { PlannedRemoval, ScaleDecision } from './decide/scale/types';
 import {
-  awaitingCredential,
-  backoffDelay,
   nextStartupDeadline,
   settleStartupFailures,
+  startupFailureEvents,
   startupFailuresOf,
-  type StartupFailureState,
-} from './startup-failures';
-import { statusInputs, type StatusInputs } from './status';
-
-export type { Plan } from './plan-result';
+} from './decide/startup-failures';
+import { planDrain } from './deletion';
+import { planHandover } from './handover';
+import type { Action } from './model/actions';
+import { promotePatch } from './model/exporter';
+import type { PlannerSnapshot } from './model/snapshot';
+import type { InstanceView } from './observe/instance-view';
+import { observe } from './observe/observe';
+import type { World } from './observe/world';
+import { planPinNotFound } from './pin-not-found';
+import { finishPlan, type Plan } from './plan-result';
+import { revisionActions } from './spec/revision-history';
+import { planClassMissing } from './standing-still';
+import { poolFacts } from './status/pass-facts';
+import { recycleReport } from './status/recycle-report';
 
 export function plan(snapshot: PlannerSnapshot): Plan {
   const world = observe(snapshot);
@@ -130,7 +144,12 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
     ),
   });
   const recycle = recycleReport(world.set, world.spec.recycle, world.owned);
-  const status = poolStatus(world, gate, sorted, scaled, {
+  const facts = poolFacts(world, {
+    gate,
+    decision: scaled.decision,
+    removals: scaled.removals,
+    removed: scaled.removed,
+    leaving: sorted.leaving.length,
     creates,
     actions,
     failures,
@@ -141,7 +160,7 @@ function planPool(world: World, cls: VirtualTargetClass): Plan {
   return finishPlan(
     world,
     actions,
-    status,
+    facts,
     [...startupFailureEvents(failures.newlyFailed, failures.backoffUntil), ...recycle.events],
     [
       window ? window.start + world.spec.cooldownMs : undefined,
@@ -181,67 +200,6 @@ function keepOneEnabled(world: World, sorted: Members, decision: ScaleDecision):
   };
 }
 
-function poolStatus(
-  world: World,
-  gate: Gates,
-  sorted: Members,
-  { decision, removals, removed }: Scaled,
-  pass: {
-    readonly creates: readonly CreateExporterAction[];
-    readonly actions: readonly Action[];
-    readonly failures: StartupFailureState;
-    readonly rendering: number;
-    readonly recycle: RecycleReport;
-  },
-): StatusInputs {
-  const { spec } = world;
-  const { window } = decision;
-  const { failures } = pass;
-  const revision = world.revision ?? '';
-  return statusInputs(world, {
-    ...(gate.invalidParameters !== undefined ? { invalidParameters: gate.invalidParameters } : {}),
-    spec: {
-      selectorMatchesTemplate: gate.selectorMatchesTemplate,
-      ...(gate.invalidSpec !== undefined ? { invalidSpec: gate.invalidSpec } : {}),
-      ...(gate.scheduleFindings !== undefined ? { scheduleFindings: gate.scheduleFindings } : {}),
-    },
-    scaling: {
-      outdated: outdatedCount(world.owned, removed, gate.canCreate, world.spec.update),
-      revision,
-      ...(world.spec.recycle && pass.recycle.pending > 0
-        ? { recycle: { pending: pass.recycle.pending, requestedAt: world.spec.recycle.at } }
-        : {}),
-      startingNow: decision.creates.length + decision.promote.length,
-      rendering: pass.rendering,
-      deferred: decision.deferred,
-      leaving: removals.length + sorted.leaving.length,
-      ...(window
-        ? {
-            window: {
-              ...window,
-              dueAt: window.start + spec.cooldownMs,
-              surplus: Math.max(0, decision.surplus - removals.length),
-            },
-          }
-        : {}),
-      ...(decision.limited ? { limited: { maxReplicas: spec.maxReplicas, wanted: decision.wanted } } : {}),
-    },
-    health: healthFacts(world, failures),
-    plannedWrites: reasonsOf(pass.actions),
-    persisted: {
-      nextOrdinal: world.firstOrdinal + pass.creates.length,
-      ...(window ? { window } : {}),
-      startupFailures: failures.failures,
-      ...(failures.lastFailureTime !== undefined ? { lastStartupFailureTime: failures.lastFailureTime } : {}),
-      templateRevision: revision,
-      ...(pass.recycle.lastCompleted !== undefined
-        ? { lastCompletedRecycle: pass.recycle.lastCompleted }
-        : {}),
-    },
-    creates: pass.creates,
-  });
-}
-
 function scale(world: World, { members, leaving }: Members, gate: Gates): ScaleDecision {
   const { spec } = world;
   return decideScale({
@@ -265,14 +223,4 @@ function scale(world: World, { members, leaving }: Members, gate: Gates): ScaleD
     cooldownMs: spec.cooldownMs,
     now: world.now,
   });
-}
-
-function healthFacts(world: World, failures: StartupFailureState) {
-  const waits = awaitingCredential(world);
-  return {
-    ...(waits !== undefined ? { awaitingCredential: waits } : {}),
-    startupFailures: failures.failures,
-    ...(failures.lastFailureTime !== undefined ? { lastStartupFailureTime: failures.lastFailureTime } : {}),
-    backoffMs: backoffDelay(failures.failures, world.options),
-  };
 }

@@ -15,7 +15,7 @@ import {
   type CachedSecret,
 } from '../../src/kube/cache-views';
 import { StringTable } from '../../src/kube/string-table';
-import { conditionIsTrue, listOf, nameOf } from '../../src/planner/wire-guards';
+import { conditionIsTrue, listOf, nameOf } from '../../src/planner';
 
 const metadata = {
   name: 'pool-0-0',

@@ -4,8 +4,9 @@
  * bounded lists of startups and served leases.
  */
 import { describe, expect, it } from '@jest/globals';
-import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
 import {
+  DEMAND_INTERVAL_MS,
+  DEMAND_MAX_BUCKETS,
   MAX_SERVED,
   MAX_STARTUPS,
   advanceHistory,
@@ -15,8 +16,8 @@ import {
   type DemandObservation,
   type DemandRecord,
   type ObservedLease,
-} from '../../src/planner/demand-record';
-import type { ServedLease } from '../../src/planner/lease-objectives';
+  type ServedLease,
+} from '../../src/planner';
 import { parseDemand, serializeDemand } from '../../src/reconciler/demand/demand-config-map';
 
 const H = DEMAND_INTERVAL_MS;

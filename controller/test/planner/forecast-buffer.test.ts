@@ -2,10 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import type { ExporterSetSpec } from 'virtual-exporters/internal';
 import { plan, type PlannerSnapshot } from '../../src/planner';
-import type { DemandBucket, DemandHistory } from '../../src/planner/demand-history';
-import { DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
-import { DEFAULT_FORECAST_LEAD_MS, HOUR_MS, WEEK_MS } from '../../src/planner/forecast';
-import { forecastWarmBuffer, poissonQuantile } from '../../src/planner/forecast-buffer';
+import { DEMAND_MAX_BUCKETS, type DemandBucket, type DemandHistory } from '../../src/planner';
+import { DEFAULT_FORECAST_LEAD_MS, HOUR_MS, WEEK_MS } from '../../src/planner/demand/forecast';
+import { forecastWarmBuffer, poissonQuantile } from '../../src/planner/demand/forecast-buffer';
 import { T0, instance, lease, makeSet, ofType, snapshot, type Shape } from './builders';
 
 const MINUTE = 60_000;

@@ -1,7 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import type { DemandBucket, DemandHistory } from '../../src/planner/demand-history';
-import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
+import {
+  DEMAND_INTERVAL_MS,
+  DEMAND_MAX_BUCKETS,
+  type DemandBucket,
+  type DemandHistory,
+} from '../../src/planner';
 import {
   DAY_MS,
   HOUR_MS,
@@ -9,7 +13,7 @@ import {
   forecastHorizon,
   forecastInterval,
   nextHorizonChange,
-} from '../../src/planner/forecast';
+} from '../../src/planner/demand/forecast';
 
 /** 2026-01-05T00:00Z, a Monday. */
 const MONDAY = Date.UTC(2026, 0, 5);

@@ -5,13 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { ExporterSetStatus, Lease } from 'virtual-exporters/internal';
-import { plan, statusEquals } from '../../src/planner';
-import {
-  leaseWaitStatus,
-  leaseWaitWindowStart,
-  p95,
-  type ServedLease,
-} from '../../src/planner/lease-objectives';
+import { plan, statusEquals, type ServedLease } from '../../src/planner';
+import { leaseWaitStatus, leaseWaitWindowStart, p95 } from '../../src/planner/demand/lease-objectives';
 import { observeDemand, setLeases } from '../../src/reconciler/demand/observe-demand';
 import { T0, at, instance, lease, makeSet, snapshot } from './builders';
 

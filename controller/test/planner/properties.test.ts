@@ -9,7 +9,7 @@ import {
   type Plan,
   type PlannerSnapshot,
 } from '../../src/planner';
-import { DEFAULT_PLANNER_OPTIONS } from '../../src/planner/snapshot';
+import { DEFAULT_PLANNER_OPTIONS } from '../../src/planner';
 import { bootAll, settle } from './applier';
 import { at, instance, lease, makeClass, makeSet, ofType, snapshot, SET, type Shape } from './builders';
 

@@ -12,7 +12,7 @@ import {
   type InstanceObservation,
   type InstanceSnapshot,
 } from '../../src/planner';
-import { recycleStep } from '../../src/planner/recycle';
+import { recycleStep } from '../../src/planner/decide/recycle';
 import { instance, makeSet, revisionOf, T0, type Shape } from './builders';
 
 const CLOCK = { now: T0, timeoutMs: 300_000 };

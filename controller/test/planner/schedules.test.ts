@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { occurrenceAfter, type WarmBufferSchedule } from 'virtual-exporters/internal';
-import { DEFAULT_LEAD_MS, evaluateSchedules } from '../../src/planner/schedules';
+import { DEFAULT_LEAD_MS, evaluateSchedules } from '../../src/planner/demand/schedules';
 
 const MIN = 60_000;
 const t = (iso: string) => Date.parse(iso);

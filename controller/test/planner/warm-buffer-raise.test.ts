@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { effectiveBuffer, raisedSpec, type BufferRaise } from '../../src/planner/warm-buffer-raise';
-import type { SpecValues } from '../../src/planner/observe';
+import { effectiveBuffer, raisedSpec, type BufferRaise } from '../../src/planner/demand/warm-buffer-raise';
+import type { SpecValues } from '../../src/planner';
 
 const spec = { minReplicas: 1, maxReplicas: 10, minAvailable: 2 } as SpecValues;
 const raise = (name: string, minAvailable: number, minReplicas?: number): BufferRaise => ({

@@ -5,9 +5,8 @@
  * earlier — and reports it in status.forecast; the controller wakes for it with no event.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { DemandHistory } from '../../src/planner/demand-history';
-import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS } from '../../src/planner/demand-history';
-import { WEEK_MS } from '../../src/planner/forecast';
+import { DEMAND_INTERVAL_MS, DEMAND_MAX_BUCKETS, type DemandHistory } from '../../src/planner';
+import { WEEK_MS } from '../../src/planner/demand/forecast';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
 import { demandObject } from '../../src/reconciler/demand/demand-config-map';
 import { NS, createClass, createSet, getSet, scenarioPerTest, until, writesWhenSettled } from './support';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { parseDemand } from '../../src/reconciler/demand/demand-config-map';
-import type { DemandRecord } from '../../src/planner/demand-record';
+import type { DemandRecord } from '../../src/planner';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
 import {
   CONTROLLER,

@@ -13,17 +13,16 @@ import { API_VERSION, Kinds, Labels, type ExporterSet } from 'virtual-exporters/
 import {
   DEMAND_INTERVAL_MS,
   DEMAND_MAX_BUCKETS,
-  type DemandBucket,
-  type DemandHistory,
-} from '../../planner/demand-history';
-import {
   MAX_LAST_ARRIVAL_UIDS,
   MAX_SERVED,
   MAX_STARTUPS,
   emptyRecord,
+  type DemandBucket,
+  type DemandHistory,
   type DemandRecord,
-} from '../../planner/demand-record';
-import type { ServedLease, StartupSample } from '../../planner/lease-objectives';
+  type ServedLease,
+  type StartupSample,
+} from '../../planner';
 
 export const DEMAND_DATA_KEY = 'demand.json';
 export const DEMAND_RECORD_VERSION = 1;

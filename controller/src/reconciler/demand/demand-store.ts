@@ -26,15 +26,15 @@ import { mergePatch, patchOptions } from '../../kube/patch';
 import type { Logger } from '../../process/logger';
 import type { ControllerMetrics, SetRef } from '../../process/metrics';
 import {
+  DEMAND_INTERVAL_MS,
   bucketStart,
   emptyRecord,
   recordPass,
   startupP95Ms,
+  waitMs,
   type DemandRecord,
-} from '../../planner/demand-record';
-import { DEMAND_INTERVAL_MS } from '../../planner/demand-history';
-import { waitMs } from '../../planner/lease-objectives';
-import type { PlannerSnapshot } from '../../planner';
+  type PlannerSnapshot,
+} from '../../planner';
 import type { Clock } from '../../queue/clock';
 import { demandObject, demandObjectName, isSetsObject, parseDemand } from './demand-config-map';
 import { observeDemand } from './observe-demand';

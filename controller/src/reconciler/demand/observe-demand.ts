@@ -26,10 +26,12 @@ import {
   ownedDemand,
   resolveOptions,
   toMillis,
+  type DemandObservation,
+  type ObservedLease,
   type PlannerSnapshot,
+  type ServedLease,
+  type StartupSample,
 } from '../../planner';
-import type { DemandObservation, ObservedLease } from '../../planner/demand-record';
-import type { ServedLease, StartupSample } from '../../planner/lease-objectives';
 
 /** A served lease as a pass sees it: also whether it waited `Pending` (the wait histogram's leases). */
 export interface ObservedServed extends ServedLease {

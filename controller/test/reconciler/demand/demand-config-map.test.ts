@@ -4,8 +4,7 @@
  * bounded record, and a finding that names the field.
  */
 import { describe, expect, it } from '@jest/globals';
-import { DEMAND_MAX_BUCKETS } from '../../../src/planner/demand-history';
-import { MAX_SERVED, MAX_STARTUPS, emptyRecord } from '../../../src/planner/demand-record';
+import { DEMAND_MAX_BUCKETS, MAX_SERVED, MAX_STARTUPS, emptyRecord } from '../../../src/planner';
 import {
   DEMAND_DATA_KEY,
   MAX_DEMAND_TEXT,
