@@ -427,7 +427,7 @@ export interface ExporterSetSpec {
   readonly revisionHistoryLimit?: number;
 
   /**
-   * How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most 64 characters.
+   * How long surplus must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most 64 characters.
    *
    * @schema ExporterSetSpec#scaleDownCooldown
    */
@@ -1035,7 +1035,7 @@ export function toJson_ExporterSetSpecTemplateMetadata(obj: ExporterSetSpecTempl
  */
 export interface ExporterSetSpecTemplateSpec {
   /**
-   * The drivers of every instance, in the order they appear in the exporter config. At most 64 drivers.
+   * The drivers of every instance, in the order they appear in the exporter config; a missing name is derived from the driver package. At most 64 drivers.
    *
    * @schema ExporterSetSpecTemplateSpec#drivers
    */

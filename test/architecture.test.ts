@@ -11,7 +11,10 @@ import {
   undeclaredImports,
   type Boundary,
 } from './support/boundaries';
-import { parseImports, readModules, type SourceModule } from './support/module-imports';
+import { lineCount, longFiles, readSources } from './support/file-lengths';
+import { importCycles } from './support/import-cycles';
+import { layerViolations, type LayerRule } from './support/layers';
+import { parseImports, readModules, sourceFiles, type SourceModule } from './support/module-imports';
 
 const root = process.cwd();
 const FRONT_END_PACKAGES = ['cdk8s', 'cdk8s-plus-28', 'constructs', '@pulumi'];
@@ -26,6 +29,22 @@ const PACKAGES = [
   { manifest: 'controller/package.json', sources: ['controller/src'] },
   { manifest: 'tools/package.json', sources: ['tools/src'] },
 ] as const;
+
+/** The pure planners: snapshot in, actions out. */
+const PLANNERS = [
+  { name: 'the ExporterSet planner', dir: 'controller/src/planner' },
+  { name: 'the ExporterOperation planner', dir: 'controller/src/exporter-operation/planner' },
+] as const;
+
+/** What a planner never imports: the client, the reconcilers, the process wiring, the entry points. */
+const PLANNER_FORBIDDEN = [
+  'controller/src/kube',
+  'controller/src/reconciler',
+  'controller/src/exporter-operation/reconciler',
+  'controller/src/process',
+  'controller/src/manager',
+  'controller/src/main',
+];
 
 const BOUNDARIES: readonly Boundary[] = [
   ...NEUTRAL.map((dir) => ({
@@ -63,30 +82,37 @@ const BOUNDARIES: readonly Boundary[] = [
       ...FRONT_END_PACKAGES,
     ],
   },
-  {
-    name: 'the planner does no I/O: no client, reconciler, operations or I/O module',
-    sources: ['controller/src/planner'],
-    forbidden: [
-      'controller/src/kube',
-      'controller/src/reconciler',
-      'controller/src/operations',
-      'controller/src/manager',
-      'controller/src/main',
-      ...IO_MODULES,
-    ],
-  },
-  {
-    name: 'the planner uses client-node for types only',
-    sources: ['controller/src/planner'],
-    forbidden: ['@kubernetes/client-node'],
-    typesAllowed: true,
-  },
+  ...PLANNERS.flatMap(({ name, dir }) => [
+    {
+      name: `${name} does no I/O: no client, reconciler, process wiring or I/O module`,
+      sources: [dir],
+      forbidden: [...PLANNER_FORBIDDEN, ...IO_MODULES],
+    },
+    {
+      name: `${name} uses client-node for types only`,
+      sources: [dir],
+      forbidden: ['@kubernetes/client-node'],
+      typesAllowed: true,
+    },
+  ]),
   {
     name: 'the test cluster imports neither the controller nor the tools',
     sources: ['test-cluster/src'],
     forbidden: ['virtual-exporters-controller', 'virtual-exporters-tools', 'controller', 'tools'],
   },
 ];
+
+/** Folders in which no file imports itself back, directly or through others. */
+const CYCLE_FREE = ['controller/src', 'lib', 'test-cluster/src', 'tools/src'];
+
+/** Layer folders, earliest first; the root's own files are the last layer (ARCHITECTURE.md). */
+const LAYERS: readonly LayerRule[] = [
+  { root: 'controller/src/planner', layers: ['model', 'spec', 'demand', 'observe', 'decide', 'status'] },
+];
+
+/** Folders whose files stay short enough to read whole. */
+const LINE_LIMITED = ['controller/src'];
+const MAX_LINES = 300;
 
 const modules = readModules(
   root,
@@ -147,6 +173,22 @@ describe('module boundaries (README, Architecture)', () => {
     );
   });
 
+  it('has no import cycle in controller/src, lib, test-cluster/src or tools/src (type-only imports count)', () => {
+    expect(importCycles(modules.filter(inside(CYCLE_FREE)))).toEqual([]);
+  });
+
+  it.each(LAYERS.map((rule) => [rule.root, rule] as const))(
+    '%s: every file is in a layer, and imports only its own layer or earlier ones',
+    (_root, rule) => {
+      expect(layerViolations(modules, rule)).toEqual([]);
+    },
+  );
+
+  it(`keeps every file in ${LINE_LIMITED.join(', ')} at most ${MAX_LINES} lines`, () => {
+    const files = LINE_LIMITED.flatMap((dir) => sourceFiles(root, dir));
+    expect(longFiles(readSources(root, files), MAX_LINES)).toEqual([]);
+  });
+
   it('finds the imports it checks', () => {
     const specifiers = (file: string) =>
       modules.find((m) => m.file === file)?.imports.map((i) => i.specifier);
@@ -203,7 +245,7 @@ describe('module boundaries › the checker', () => {
     ]);
   });
 
-  it('fails on the provisioner type lib/core/validate-references.ts used to import', () => {
+  it('fails on a provisioner type imported into lib/core', () => {
     const planted = {
       file: 'lib/core/validate-references.ts',
       imports: parseImports("import type { Provisioner } from '../provisioners/provisioner';"),
@@ -260,5 +302,117 @@ describe('module boundaries › the checker', () => {
       'controller/src/reconciler/planted.ts:2 imports ajv',
     ]);
     expect(escapingImports([planted], ['controller/src/reconciler'], true)).toHaveLength(5);
+  });
+});
+
+describe('module boundaries › cycles, layers and file lengths', () => {
+  const planted = (files: Record<string, string>): SourceModule[] =>
+    Object.entries(files).map(([file, text]) => ({ file, imports: parseImports(text) }));
+
+  it('fails on a planted cycle, type-only imports and folder indexes included, naming its files in order', () => {
+    const modules = planted({
+      'tools/src/x/a.ts': "import type { B } from './b';",
+      'tools/src/x/b.ts': "import { a } from './a.js';",
+      'tools/src/y/c.ts': "import { d } from './d';\nimport { e } from 'e-package';",
+      'tools/src/y/d/index.ts': "export * from './e';",
+      'tools/src/y/d/e.ts': "import { c } from '../c';",
+      'tools/src/z/self.ts': "export type { S } from './self';",
+    });
+    expect(importCycles(modules)).toEqual([
+      'tools/src/x/a.ts → tools/src/x/b.ts → tools/src/x/a.ts',
+      'a circle of 3 files: tools/src/y/c.ts → tools/src/y/d/index.ts → tools/src/y/d/e.ts → tools/src/y/c.ts',
+      'tools/src/z/self.ts → tools/src/z/self.ts',
+    ]);
+  });
+
+  it('reads a large circle as the short loops it is made of, and passes a graph without one', () => {
+    const circle = planted({
+      'lib/p/hub.ts': "import { a } from './a';\nimport { b } from './b';",
+      'lib/p/a.ts': "import { hub } from './hub';",
+      'lib/p/b.ts': "import { hub } from './hub';",
+    });
+    expect(importCycles(circle)).toEqual([
+      'a circle of 3 files: lib/p/a.ts → lib/p/hub.ts → lib/p/a.ts',
+      'a circle of 3 files: lib/p/b.ts → lib/p/hub.ts → lib/p/b.ts',
+    ]);
+    const acyclic = planted({
+      'lib/p/top.ts': "import { a } from './a';\nimport { b } from './b';",
+      'lib/p/a.ts': "import { b } from './b';",
+      'lib/p/b.ts': "import { readFileSync } from 'node:fs';",
+    });
+    expect(importCycles(acyclic)).toEqual([]);
+  });
+
+  it('fails on a planted import of a later layer, on a file outside the layers, and on a layer with no file', () => {
+    const rule = LAYERS.find((r) => r.root === 'controller/src/planner')!;
+    const modules = planted({
+      'controller/src/planner/model/planted.ts': [
+        "import type { Scale } from '../decide/scale/scale-types';",
+        "import { plan } from '../plan';",
+        "import { status } from '../status';",
+        "import { counts } from '..';",
+        "import { time } from './time';",
+        "import { isPlainObject } from 'virtual-exporters/internal';",
+        "import { kube } from '../../kube/client';",
+      ].join('\n'),
+      'controller/src/planner/status/fine.ts': [
+        "import type { World } from '../observe/world';",
+        "import { snapshot } from '../model';",
+        "import { decide } from '../decide/scale/floor';",
+      ].join('\n'),
+      'controller/src/planner/spec/spec-values.ts': "import type { Snapshot } from '../model/snapshot';",
+      'controller/src/planner/demand/demand.ts': '',
+      'controller/src/planner/observe/world.ts': "import { demand } from '../demand/demand';",
+      'controller/src/planner/decide/scale/floor.ts': "import type { World } from '../../observe/world';",
+      'controller/src/planner/plan.ts': "import { decide } from './decide/decide';",
+      'controller/src/planner/helpers/stray.ts': "import { time } from '../model/time';",
+      'controller/src/planner/stray/deeper/too.ts': '',
+    });
+    expect(layerViolations(modules, rule)).toEqual([
+      'controller/src/planner/model/planted.ts:1 imports ../decide/scale/scale-types (types): decide comes after model',
+      'controller/src/planner/model/planted.ts:2 imports ../plan: the top of controller/src/planner comes after model',
+      'controller/src/planner/model/planted.ts:3 imports ../status: status comes after model',
+      'controller/src/planner/model/planted.ts:4 imports ..: the top of controller/src/planner comes after model',
+      'controller/src/planner/helpers/stray.ts is in no layer of controller/src/planner (model, spec, demand, observe, decide, status)',
+      'controller/src/planner/stray/deeper/too.ts is in no layer of controller/src/planner (model, spec, demand, observe, decide, status)',
+    ]);
+    const flat = planted({ 'controller/src/planner/plan.ts': "import { snapshot } from './snapshot';" });
+    expect(layerViolations(flat, rule)).toEqual(
+      rule.layers.map(
+        (layer) => `controller/src/planner/${layer} holds no file: the tree does not show this stage`,
+      ),
+    );
+  });
+
+  it('applies the same layer rule to any folder given its layer names', () => {
+    const rule: LayerRule = { root: 'tools/src/lab', layers: ['input', 'run'] };
+    const modules = planted({
+      'tools/src/lab/input/options.ts': "import { runLab } from '../run/lab';",
+      'tools/src/lab/run/lab.ts': "import type { Options } from '../input/options';",
+      'tools/src/lab/cli.ts': "import { runLab } from './run/lab';",
+    });
+    expect(layerViolations(modules, rule)).toEqual([
+      'tools/src/lab/input/options.ts:1 imports ../run/lab: run comes after input',
+    ]);
+  });
+
+  it(`fails on a planted file over ${MAX_LINES} lines, and counts a final newline as no extra line`, () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `const x${i} = ${i};`).join('\n') + '\n';
+    expect(lineCount(lines(MAX_LINES))).toBe(MAX_LINES);
+    expect(lineCount('a\nb')).toBe(2);
+    expect(lineCount('')).toBe(0);
+    expect(
+      longFiles(
+        [
+          { file: 'controller/src/kube/long.ts', text: lines(MAX_LINES + 1) },
+          { file: 'controller/src/kube/longer.ts', text: lines(MAX_LINES + 40) },
+          { file: 'controller/src/kube/fits.ts', text: lines(MAX_LINES) },
+        ],
+        MAX_LINES,
+      ),
+    ).toEqual([
+      `controller/src/kube/longer.ts: ${MAX_LINES + 40} lines (at most ${MAX_LINES})`,
+      `controller/src/kube/long.ts: ${MAX_LINES + 1} lines (at most ${MAX_LINES})`,
+    ]);
   });
 });

@@ -46,7 +46,7 @@ export const EventReasons = {
   ProvisionerChanged: 'ProvisionerChanged',
   /** No instance created before spec.recycleRequestedAt is left: the requested recycle is complete. */
   RecycleCompleted: 'RecycleCompleted',
-  /** A window of spec.schedules opened: the warm buffer is raised until it closes (issue 17). */
+  /** A window of spec.schedules opened: the warm buffer is raised until it closes. */
   ScheduleWindowOpened: 'ScheduleWindowOpened',
   /** A window of spec.schedules closed: its raise ends; the surplus leaves after scaleDownCooldown. */
   ScheduleWindowClosed: 'ScheduleWindowClosed',

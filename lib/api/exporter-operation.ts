@@ -1,8 +1,8 @@
 /**
  * ExporterOperation: a one-off operation on one instance of an ExporterSet, or on the instances of a
- * set a selector picks (issue 16 item 5; shaped like a Kubernetes Job, after Unbounded's
- * MachineOperation). A selector operation fans out to one child operation per instance, owned by it.
- * No operation takes a leased instance away: each waits for the lease to end, or fails at its deadline.
+ * set a selector picks (shaped like a Kubernetes Job, after Unbounded's MachineOperation). A selector
+ * operation fans out to one child operation per instance, owned by it. No operation takes a leased
+ * instance away: each waits for the lease to end, or fails at its deadline.
  */
 import type { Condition, LabelSelector, ObjectMeta } from './meta';
 
@@ -19,19 +19,21 @@ export const PROVISIONER_OPERATION_PATTERN =
   '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)+/[A-Z][A-Za-z0-9]{0,62}$';
 
 export interface ExporterOperationSpec {
-  /** One of {@link OperationNames}, or `<provisioner-domain>/<Name>`. */
   readonly operation: string;
-  /** The one Exporter (an instance of a set) to operate on. Exclusive with `exporterSetName`. */
+  /** The one Exporter to operate on; it must be an instance of an ExporterSet. */
   readonly exporterName?: string;
-  /** The set whose instances `selector` picks; one child operation per instance. */
+  /**
+   * The ExporterSet whose instances the selector picks; the operation creates one child operation per
+   * instance.
+   */
   readonly exporterSetName?: string;
-  /** With `exporterSetName`: the instances' labels to match. @default every instance of the set */
+  /** With `exporterSetName`: the labels of the instances to operate on. @default every instance of the set */
   readonly selector?: LabelSelector;
-  /** Free-form settings of the operation (provisioner-specific operations read them). */
+  /** Settings of the operation, for provisioner-specific operations. */
   readonly parameters?: Readonly<Record<string, string>>;
-  /** Seconds from the operation's start after which it fails if it has not finished. @default none */
+  /** @default no deadline */
   readonly activeDeadlineSeconds?: number;
-  /** Seconds after it finished (Complete or Failed) after which the operation is deleted. @default kept */
+  /** @default kept */
   readonly ttlSecondsAfterFinished?: number;
 }
 

@@ -6,15 +6,16 @@ export type RecycleStrategy = 'ExitAndReplace' | 'InPlaceReuse';
 /**
  * Which idle instances leave first when the pool shrinks, after the rules no policy overrides (never a
  * leased instance; outdated before current; standbys and never-ready instances, then offline ones).
- * `Newest` is today's order; `Random` is seeded from the set's uid, so every replica computes the same.
+ * `Newest` (the default) removes the last created first; `Random` is seeded from the set's uid, so
+ * every replica computes the same order.
  */
 export type ScaleInBasePolicy = 'Oldest' | 'Newest' | 'Random';
 
 /** Ours (KubeVirt's VirtualMachinePool): the order in which idle instances are scaled in. */
 export interface ScaleInStrategy {
   /**
-   * Instances matching an earlier selector go before those matching a later one or none; the base
-   * policy orders the rest and breaks ties. @default none
+   * Label selectors in priority order: idle instances matching the first go before those matching the
+   * second, and so on. The base policy orders the rest and breaks ties. @default none
    */
   readonly selectors?: readonly LabelSelector[];
   /** @default "Newest" */
@@ -36,13 +37,14 @@ export interface UpdateStrategy {
   /** @default "Proactive" */
   readonly type?: UpdateStrategyType;
   /**
-   * Proactive only: replacements started before the outdated instances they replace leave; a
-   * percentage rounds up. @default the controller's --rollout-surge-percent (25%), at least 1
+   * Proactive only: replacements started ahead of the outdated instances they replace, as a count or a
+   * percentage of the pool (rounded up). @default the controller's --rollout-surge-percent (25%), at least 1
    */
   readonly maxSurge?: IntOrPercent;
   /**
-   * Proactive only: outdated instances the warm buffer needs that may leave before their replacement is
-   * ready (where no surge fits, e.g. at maxReplicas); a percentage rounds down. @default 1
+   * Proactive only: outdated instances the rules still need that may leave before their replacements
+   * are ready, where no surge fits (at maxReplicas, or maxSurge 0); a count or a percentage of the pool
+   * (rounded down). @default 1
    */
   readonly maxUnavailable?: IntOrPercent;
 }
@@ -69,7 +71,10 @@ export type ForecastMode = 'Off' | 'ForecastOnly' | 'Apply';
 export interface ForecastSpec {
   /** @default "Off" */
   readonly mode?: ForecastMode;
-  /** The forecast raises minAvailableReplicas by at most this much. @default no limit but maxReplicas */
+  /**
+   * The forecast raises minAvailableReplicas by at most this much (absent: up to maxReplicas only).
+   * @default no limit but maxReplicas
+   */
   readonly maxExtra?: number;
 }
 
@@ -99,38 +104,46 @@ export interface ExporterTemplate {
 }
 
 /**
- * Ours (issue 17): a recurring window during which the warm buffer (and optionally the floor) is raised.
+ * Ours: a recurring window during which the warm buffer (and optionally the floor) is raised.
  * Windows open at each occurrence of `cron` in `timeZone` and last `duration`; overlapping windows take
  * the maximum, and `maxReplicas` still caps the pool.
  */
 export interface WarmBufferSchedule {
-  /** Unique among the set's schedules; named in status and events. */
+  /** Name of the schedule, unique in the set; status and events name its windows by it. */
   readonly name: string;
-  /** Five-field cron (minute hour day-of-month month day-of-week) or @hourly/@daily/@weekly/@monthly/@yearly. */
   readonly cron: string;
-  /** Go-style duration of each window, such as `8h`; at most the shortest gap between occurrences. */
+  /**
+   * How long each window lasts, as a Go duration such as `8h` or `1h30m`; longer than 0 and at most the
+   * shortest gap between the cron's occurrences (checked by the controller and at synth time).
+   */
   readonly duration: string;
-  /** IANA time zone the cron is read in. @default "UTC" */
+  /** IANA time zone the cron is read in, such as Europe/Berlin; absent means UTC. @default "UTC" */
   readonly timeZone?: string;
-  /** The warm buffer while the window is open (and from `leadTime` before). */
+  /**
+   * The warm buffer while the window is open: the set keeps the larger of this and
+   * spec.minAvailableReplicas (and of any other open window's), at most maxReplicas.
+   */
   readonly minAvailableReplicas: number;
-  /** The floor while the window is open. @default the spec's minReplicas */
+  /**
+   * The floor while the window is open (absent: spec.minReplicas): the larger of this and
+   * spec.minReplicas applies, at most maxReplicas. @default spec.minReplicas
+   */
   readonly minReplicas?: number;
   /**
-   * How long before the window opens the raise starts, so instances are warm at its start (Go duration).
-   * @default the pool's measured p95 startup time, else 2m
+   * How long before each window opens the raise starts, so the instances are warm (ready) when it opens.
+   * A Go duration. @default the pool's measured p95 startup time, else 2m
    */
   readonly leadTime?: string;
 }
 
-/** Ours (issue 17): one window of a schedule, as status reports it (RFC 3339 times). */
+/** Ours: one window of a schedule, as status reports it (RFC 3339 times). */
 export interface ScheduleWindowStatus {
   readonly name: string;
   readonly opensAt: string;
   readonly closesAt: string;
 }
 
-/** Ours (issue 17): the schedules' windows open now, and the one that opens next. */
+/** Ours: the schedules' windows open now, and the one that opens next. */
 export interface SchedulesStatus {
   readonly active?: readonly ScheduleWindowStatus[];
   /** `warmFrom`: when the raise for it starts (opensAt less the lead time). */
@@ -140,38 +153,38 @@ export interface SchedulesStatus {
 export interface ExporterSetSpec {
   /** @default 0 */
   readonly minReplicas?: number;
-  /** 0 means unbounded (upstream's meaning; `kubectl scale --replicas=0` sets it). @default 4 */
+  /** Ceiling: the most instances the set ever has. 0 means no ceiling (upstream's meaning). @default 4 */
   readonly maxReplicas?: number;
   /** @default 0 */
   readonly minAvailableReplicas?: number;
-  /** Go-style duration. @default "5m" */
+  /**
+   * How long surplus must last before the set scales down, as a Go duration such as `30s`, `5m` or
+   * `1h30m`. @default "5m"
+   */
   readonly scaleDownCooldown?: string;
   /** @default "ExitAndReplace" */
   readonly recycleStrategy?: RecycleStrategy;
-  /** Ours: the off switch — nothing is created or promoted while true. @default false */
+  /** Ours. @default false */
   readonly paused?: boolean;
-  /** Ours: the scale-in order. @default basePolicy Newest, no selectors */
+  /** Ours: which idle instances go first when the pool shrinks. @default basePolicy "Newest", no selectors */
   readonly scaleInStrategy?: ScaleInStrategy;
-  /** Ours: how outdated instances are replaced. @default type Proactive */
+  /** Ours. @default type "Proactive" */
   readonly updateStrategy?: UpdateStrategy;
   /**
-   * Ours: RFC 3339 time; every instance created before it is replaced once, as an outdated one (under
-   * the update strategy). @default none
+   * Ours: an RFC 3339 time. Every instance created before it is replaced once, as an outdated one
+   * (under the update strategy). @default none
    */
   readonly recycleRequestedAt?: string;
-  /**
-   * Ours: how many recorded revisions (ControllerRevisions) no instance runs are kept for rollback;
-   * revisions in use, the template's and the pinned one are kept besides. @default 10
-   */
+  /** Ours. @default 10 */
   readonly revisionHistoryLimit?: number;
-  /**
-   * Ours: a recorded revision (ControllerRevision name or revision hash) new instances are built from
-   * instead of the template; instances of other revisions are replaced. Absent: the template.
-   */
+  /** Ours. @default none (the template) */
   readonly pinnedRevision?: string;
   /** Ours: forecast warm buffers. @default mode Off */
   readonly forecast?: ForecastSpec;
-  /** Ours (issue 17): windows that raise the warm buffer on a timetable. @default none */
+  /**
+   * Ours: windows that raise the warm buffer on a timetable (working hours, nightly runs, release days).
+   * @default none
+   */
   readonly schedules?: readonly WarmBufferSchedule[];
   readonly virtualTargetClassName: string;
   readonly parameters?: JsonObject;
@@ -235,9 +248,9 @@ export interface ExporterSetStatus {
   readonly leaseWait?: LeaseWaitStatus;
   /** p95 startup time (Exporter created → first Online) of the recent instances, whole seconds. */
   readonly startupP95Seconds?: number;
-  /** Ours (issue 17): the scheduled windows open now and the next one; present when the spec has schedules. */
+  /** Ours: the scheduled windows open now and the next one; present when the spec has schedules. */
   readonly schedules?: SchedulesStatus;
-  /** Ours (issue 17): the warm buffer in effect, present only while a schedule (or forecast) raises it. */
+  /** Ours: the warm buffer in effect, present only while a schedule (or forecast) raises it. */
   readonly effectiveMinAvailableReplicas?: number;
 }
 

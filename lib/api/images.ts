@@ -1,7 +1,7 @@
 export type ImagePullPolicy = 'Always' | 'Never' | 'IfNotPresent';
 
 export interface ImageSpec {
-  /** Container image reference, e.g. `quay.io/org/repo:tag`. */
+  /** Container image reference, for example `quay.io/org/repo:tag`. */
   readonly image?: string;
   readonly imagePullPolicy?: ImagePullPolicy;
 }

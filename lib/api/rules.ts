@@ -31,7 +31,7 @@ export const RuleMessages = {
   pinnedRevision:
     'pinnedRevision must name a recorded revision: a ControllerRevision name or a revision hash, up to 253 lowercase letters, digits, "-" and ".", starting and ending with a letter or digit',
   parametersObject: 'parameters must be an object (a nested map of provisioner settings)',
-  /** Our rules on the pool-operation fields (issue 16). */
+  /** Our rules on the pool-operation fields: scale-in order, update strategy, revisions. */
   maxSurgeValue:
     'updateStrategy.maxSurge must be a count of at least 0 or a percentage from 0% to 100%, such as 2 or 25%',
   maxUnavailableValue:
@@ -40,7 +40,7 @@ export const RuleMessages = {
     'updateStrategy.maxSurge and maxUnavailable apply to type Proactive only: remove them, or set type: Proactive',
   updateStrategyNotBothZero:
     'updateStrategy.maxSurge and maxUnavailable must not both be 0: no outdated instance could ever be replaced',
-  /** Our rules on the scheduled warm buffers (issue 17). */
+  /** Our rules on the scheduled warm buffers. */
   scheduleName:
     'schedules[].name must be up to 63 lowercase letters, digits and "-", starting and ending with a letter or digit',
   scheduleNamesUnique: 'schedules[].name must be unique among the schedules: rename one of them',

@@ -24,7 +24,7 @@ export interface Scheduling {
   readonly nodeSelector?: Readonly<Record<string, string>>;
   readonly tolerations?: readonly Toleration[];
   readonly resources?: ResourceRequirements;
-  /** A core/v1 Affinity, passed to rendered Pods as is. */
+  /** Node and Pod (anti-)affinity of the rendered Pods: a Kubernetes core/v1 Affinity. Passed as is. */
   readonly affinity?: JsonObject;
   readonly priorityClassName?: string;
   readonly runtimeClassName?: string;

@@ -66,7 +66,7 @@ export const ExporterSetBounds = {
   updatePercent: 4,
   /** A ControllerRevision name (a DNS subdomain) or a revision hash. */
   pinnedRevision: 253,
-  /** Scheduled warm buffers (issue 17): a few (working hours, nightly runs, release days) in real use. */
+  /** Scheduled warm buffers: a few (working hours, nightly runs, release days) in real use. */
   schedules: 16,
   /** A schedule's name: a DNS label, as status and events show it. */
   scheduleName: 63,

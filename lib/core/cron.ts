@@ -1,5 +1,5 @@
 /**
- * Cron expressions and IANA time zones for scheduled warm buffers (issue 17), read by the `cron-parser`
+ * Cron expressions and IANA time zones for scheduled warm buffers, read by the `cron-parser`
  * library: the synth-time validation and the controller's window evaluation both go through here, so
  * they agree on what an expression means.
  *

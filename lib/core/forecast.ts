@@ -1,5 +1,5 @@
 /**
- * The forecast fields of an ExporterSet (issue 17, `spec.forecast`): their allowed values and the
+ * The forecast fields of an ExporterSet (`spec.forecast`): their allowed values and the
  * rules the CRD applies to them (same messages).
  */
 import type { ForecastMode } from '../api';

@@ -4,6 +4,7 @@ export * from './path';
 export * from './quantity';
 export * from './drivers';
 export * from './merge';
+export * from './plain-object';
 export * from './duration';
 export * from './names';
 export * from './selector';

@@ -7,7 +7,7 @@
  */
 import { nestingIssue } from './depth';
 import type { ValidationIssue } from './issue';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 import { keyPath } from './path';
 
 /** `true`, or a hint saying what the required field is for (`is required: <hint>`). */

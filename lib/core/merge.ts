@@ -17,20 +17,10 @@
  */
 import type { JsonObject } from '../api';
 import { assertNestingWithin } from './depth';
+import { isPlainObject } from './plain-object';
 
 /** Keys that could reach or replace a prototype when assigned; never copied. */
 const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
-/**
- * True for `{...}` objects: prototype `null` or an `Object.prototype`, including another realm's (objects
- * from `structuredClone`, `vm` contexts or jest's module sandbox); false for lists, null, class instances.
- */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  if (Object.prototype.toString.call(value) !== '[object Object]') return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === null || Object.getPrototypeOf(proto) === null;
-}
 
 /**
  * A deep copy of JSON-like data: plain objects and lists are copied, unsafe keys dropped, members

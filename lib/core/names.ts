@@ -4,7 +4,7 @@
  * (empty when valid), like apimachinery's `validation.Is*` helpers.
  */
 import { describeValue, type ValidationIssue } from './issue';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 import { keyPath } from './path';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;

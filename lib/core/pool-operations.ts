@@ -1,5 +1,5 @@
 /**
- * The pool-operation fields of an ExporterSet (issue 16): the scale-in order, the update strategy and
+ * The pool-operation fields of an ExporterSet: the scale-in order, the update strategy and
  * the requested recycle — their allowed values, the rules the CRD applies to them (same messages), and
  * how the controller reads them (a percentage of the pool as a count).
  */
@@ -7,7 +7,7 @@ import { RuleMessages, type IntOrPercent, type ScaleInBasePolicy, type UpdateStr
 import { ExporterSetBounds as Bounds } from './bounds';
 import type { ValidationIssue } from './issue';
 import { isAbsent, IssueCollector } from './issue-collector';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 import { indexPath } from './path';
 import { validateLabelSelector } from './selector';
 

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { ExporterTemplate, Images, JsonObject, Scheduling } from '../api';
 import { assertNestingWithin } from './depth';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 
 /**
  * JSON with object keys sorted at every depth, so equal data gives equal text whatever the key

@@ -11,7 +11,7 @@
 import type { LabelSelector, LabelSelectorOperator } from '../api';
 import { RuleMessages } from '../api';
 import { ValidationError, type ValidationIssue } from './issue';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 import { validateLabelKey, validateLabels, validateLabelValue } from './names';
 import { fieldPath, indexPath } from './path';
 

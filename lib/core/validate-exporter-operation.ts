@@ -12,7 +12,7 @@ import {
 import { ExporterOperationBounds as Bounds } from './bounds';
 import type { ValidationIssue } from './issue';
 import { IssueCollector } from './issue-collector';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 import { keyPath } from './path';
 import { validateLabelSelector } from './selector';
 import { checkObjectMeta, checkTypeMeta } from './validate-object-meta';

@@ -10,7 +10,7 @@ import { deriveDriverName } from './drivers';
 import { GO_DURATION_PATTERN, GO_DURATION_RANGE_PATTERN } from './duration';
 import type { ValidationIssue } from './issue';
 import { INT32_MAX, isAbsent, IssueCollector } from './issue-collector';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 import {
   DNS1123_SUBDOMAIN_PATTERN,
   LABEL_VALUE_MAX_LENGTH,

@@ -8,7 +8,8 @@ import { ProvisionerNames, type DriverConfig, type ExporterSet, type VirtualTarg
 import { prefixIssues, type ValidationIssue } from './issue';
 import { isAbsent } from './issue-collector';
 import { nestingIssue } from './depth';
-import { isPlainObject, mergeParameters } from './merge';
+import { mergeParameters } from './merge';
+import { isPlainObject } from './plain-object';
 
 export interface ReferenceValidationOptions {
   /**

@@ -6,7 +6,7 @@
 import { API_VERSION, Kinds, RuleMessages, type BindingMode, type ReclaimPolicy } from '../api';
 import type { ValidationIssue } from './issue';
 import { IssueCollector } from './issue-collector';
-import { isPlainObject } from './merge';
+import { isPlainObject } from './plain-object';
 import { checkImages } from './validate-images';
 import { checkScheduling } from './validate-scheduling';
 import { checkObjectMeta, checkTypeMeta } from './validate-object-meta';

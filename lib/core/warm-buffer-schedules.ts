@@ -1,5 +1,5 @@
 /**
- * Scheduled warm buffers (issue 17): the rules on `spec.schedules`. The CRD checks what CEL can (names
+ * Scheduled warm buffers: the rules on `spec.schedules`. The CRD checks what CEL can (names
  * unique and DNS labels, the cron's shape, durations, the zone's shape, counts within maxReplicas)
  * with the same messages; what only the cron library can tell (the expression's fields, the zone
  * exists, the window closes before the next one opens) is checked here, at synth time and in the

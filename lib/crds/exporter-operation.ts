@@ -1,5 +1,5 @@
 /**
- * The ExporterOperation CRD (issue 16 item 5): a Job-like, one-off operation on one instance of an
+ * The ExporterOperation CRD: a Job-like, one-off operation on one instance of an
  * ExporterSet or on the instances of a set a selector picks. Ours alone (upstream has no such kind).
  * The spec is immutable, like a Job's; the controller reports progress in `status`.
  */

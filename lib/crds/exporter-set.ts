@@ -107,7 +107,7 @@ const templateSchema: JSONSchemaProps = object('The exporter every instance of t
   }),
   spec: object('What every instance exports.', {
     drivers: array(
-      `The drivers of every instance, in the order they appear in the exporter config. At most ${Bounds.drivers} drivers.`,
+      `The drivers of every instance, in the order they appear in the exporter config; a missing name is derived from the driver package. At most ${Bounds.drivers} drivers.`,
       driverSchema,
       {
         maxItems: Bounds.drivers,
@@ -332,7 +332,7 @@ const specSchema: JSONSchemaProps = object(
       { minimum: 0 },
     ),
     scaleDownCooldown: str(
-      `How long surplus instances must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most ${Bounds.scaleDownCooldown} characters.`,
+      `How long surplus must last before the set scales down, as a Go duration such as 30s, 5m or 1h30m. At most ${Bounds.scaleDownCooldown} characters.`,
       {
         default: Defaults.scaleDownCooldown,
         maxLength: Bounds.scaleDownCooldown,

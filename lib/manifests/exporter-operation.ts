@@ -11,21 +11,35 @@ export type OperationKind = OperationName | `${string}/${string}`;
  */
 export interface ExporterOperationOptions {
   /**
-   * `Recycle` (the set replaces the instance, warm buffer kept), `Disable`, `Enable`, `Drain` (the
-   * instance leaves the set), or a provisioner-specific `<provisioner-domain>/<Name>`.
+   * `Recycle` (the set replaces the instance, warm buffer kept), `Disable` (spec.enabled=false, kept in
+   * the set), `Enable` (undoes Disable), `Drain` (the instance leaves the set, which refills by its
+   * rules), or a provisioner-specific `<provisioner-domain>/<Name>`, which fails as UnsupportedOperation
+   * when the controller does not know it.
    */
   readonly operation: OperationKind;
-  /** The one instance (Exporter) to operate on. Exactly one of this and `exporterSetName`. @default none */
+  /**
+   * The one Exporter to operate on; it must be an instance of an ExporterSet. Exactly one of this and
+   * `exporterSetName`. @default none
+   */
   readonly exporterName?: string;
-  /** The set whose instances `selector` picks (one child operation each). @default none */
+  /**
+   * The ExporterSet whose instances the selector picks; the operation creates one child operation per
+   * instance. @default none
+   */
   readonly exporterSetName?: string;
   /** With `exporterSetName`: the labels of the instances to operate on. @default every instance of the set */
   readonly selector?: LabelSelector;
   /** Settings of the operation, for provisioner-specific operations. @default none */
   readonly parameters?: Readonly<Record<string, string>>;
-  /** Seconds from its start after which an unfinished operation fails. @default no deadline */
+  /**
+   * Seconds from the start of the operation after which it fails (DeadlineExceeded) if it has not
+   * finished, for example because an instance stayed leased. @default no deadline
+   */
   readonly activeDeadlineSeconds?: number;
-  /** Seconds after it finished after which the controller deletes it. @default kept */
+  /**
+   * Seconds after the operation finished (Complete or Failed) after which the controller deletes it,
+   * with its child operations. @default kept
+   */
   readonly ttlSecondsAfterFinished?: number;
 }
 

@@ -19,11 +19,17 @@ import { wireMetadata, type ObjectMetaInput } from './object-meta-input';
 
 /** What every instance of a set looks like. */
 export interface ExporterTemplateInput {
-  /** Labels of each Exporter: what leases select on (`board: rpi4`, `virtual: "true"`). */
+  /**
+   * Labels put on every instance; leases select instances by them, and so must the selector. For
+   * example `board: rpi4`, `virtual: "true"`.
+   */
   readonly labels: Readonly<Record<string, string>>;
   /** @default none */
   readonly annotations?: Readonly<Record<string, string>>;
-  /** Drivers of each exporter; a missing `name` is derived from the driver package. @default none */
+  /**
+   * The drivers of every instance, in the order they appear in the exporter config;
+   * a missing `name` is derived from the driver package. @default none
+   */
   readonly drivers?: readonly DriverConfig[];
 }
 
@@ -32,69 +38,82 @@ export interface ExporterTemplateInput {
  * Pulumi args are these fields (the cooldown as a cdk8s `Duration`; `pulumi.Input`s in Pulumi).
  */
 export interface ExporterSetOptions {
-  /** Floor: instances kept at all times. @default 0 */
+  /** Floor: the fewest instances the set keeps, leased or not. @default 0 */
   readonly minReplicas?: number;
   /**
-   * Ceiling; 0 means unbounded (upstream's meaning, what `kubectl scale --replicas=0` writes): every
-   * pending lease then adds an instance. Use `paused` to stop a pool. @default 4
+   * Ceiling: the most instances the set ever has. 0 means no ceiling (upstream's meaning, what `kubectl
+   * scale --replicas=0` writes): every pending lease then adds an instance. Use `paused` to stop a
+   * pool. @default 4
    */
   readonly maxReplicas?: number;
-  /** Warm buffer: ready, unleased instances kept waiting. @default 0 */
+  /**
+   * Warm buffer: how many ready, enabled and unleased instances to keep (booting ones count as future
+   * supply). @default 0
+   */
   readonly minAvailableReplicas?: number;
   /**
-   * How long surplus must last before scale-down, as a Go duration (`90s`, `10m`, `1h30m`); a cdk8s
-   * `Duration` in the cdk8s props. @default 5 minutes ("5m")
+   * How long surplus must last before the set scales down, as a Go duration such as `30s`, `5m` or
+   * `1h30m`. A cdk8s `Duration` in the cdk8s props. @default 5 minutes ("5m")
    */
   readonly scaleDownCooldown?: string;
-  /** What happens to an instance after its lease. @default "ExitAndReplace" */
+  /**
+   * What happens to an instance when its lease ends: `ExitAndReplace` (a fresh instance replaces it) or
+   * `InPlaceReuse` (it serves again). @default "ExitAndReplace"
+   */
   readonly recycleStrategy?: RecycleStrategy;
   /**
-   * The off switch: while true the controller creates and promotes nothing; existing instances keep
-   * serving and recycling. (`maxReplicas: 0` is no off switch: it means no ceiling.) @default false
+   * Off switch (absent means false): while true the controller creates and promotes no instance (no
+   * floor, warm buffer or lease demand is served by new ones); existing instances keep serving, recycle
+   * and scale down, and an instance recycled away is not replaced until paused is false again.
+   * (`maxReplicas: 0` is no off switch: it means no ceiling.) @default false
    */
   readonly paused?: boolean;
   /**
-   * Which idle instances leave first when the pool shrinks: instances matching an earlier `selectors`
-   * entry first, then `basePolicy` (`Newest`, `Oldest` or `Random`, seeded from the set's uid). Leased
+   * Which idle instances go first when the pool shrinks. Instances matching an earlier `selectors`
+   * entry go first, then `basePolicy` (`Newest`, `Oldest` or `Random`, seeded from the set's uid). Leased
    * instances never go; outdated ones, standbys and never-ready ones go first whatever the policy.
    * Upstream's controller ignores it. @default basePolicy "Newest", no selectors
    */
   readonly scaleInStrategy?: ScaleInStrategy;
   /**
-   * How outdated instances (an older template, or created before `recycleRequestedAt`) are replaced:
-   * `Proactive` (gradually, `maxSurge` ahead, at most `maxUnavailable` below the warm buffer),
-   * `Opportunistic` (when they recycle or fail) or `Unmanaged` (never). Upstream's controller ignores
-   * it. @default type "Proactive", maxSurge the controller's --rollout-surge-percent, maxUnavailable 1
+   * How instances built from an older template revision, or created before `recycleRequestedAt`, are
+   * replaced. `Proactive` (gradually, `maxSurge` ahead, at most `maxUnavailable` below the warm
+   * buffer), `Opportunistic` (when they recycle or fail) or `Unmanaged` (never). Upstream's controller
+   * ignores it. @default type "Proactive", maxSurge the controller's --rollout-surge-percent,
+   * maxUnavailable 1
    */
   readonly updateStrategy?: UpdateStrategy;
   /**
-   * Every instance created before this time is replaced once, under `updateStrategy` (a declarative
-   * flush: refresh images or firmware without a template change). An RFC 3339 string, or a `Date`
-   * (written as RFC 3339 in UTC). Upstream's controller ignores it. @default none
+   * An RFC 3339 time. Every instance created before it is replaced once, under `updateStrategy` (a
+   * declarative flush: refresh images or firmware without a template change). A `Date` is written as
+   * RFC 3339 in UTC. Upstream's controller ignores it. @default none
    */
   readonly recycleRequestedAt?: string | Date;
   /**
-   * How many recorded revisions (ControllerRevisions) no instance runs are kept for a rollback by
-   * `pinnedRevision`; revisions in use, the template's and the pinned one are kept besides. @default 10
+   * How many recorded revisions (ControllerRevisions owned by the set, absent means 10) that no instance
+   * runs are kept for a rollback by `spec.pinnedRevision`; older ones are deleted. Revisions an instance
+   * runs, the template's and the pinned one are always kept. @default 10
    */
   readonly revisionHistoryLimit?: number;
   /**
-   * Roll the pool back (or forward) to a recorded revision: the name of one of the set's
-   * ControllerRevisions or its revision hash (`status.currentRevision` names the one in use). New
-   * instances are built from it instead of the template, and instances of other revisions are
-   * replaced; leave it out to follow the template. @default none (the template)
+   * A recorded revision of the set (the name of one of its ControllerRevisions, or its revision hash,
+   * as status.currentRevision and the instances' exporterset.jumpstarter.dev/template-revision label
+   * show) that new instances are built from instead of the template: instances of other revisions are
+   * replaced as in a template rollout (leased ones after their lease). It rolls the pool back (or
+   * forward); leave it out to follow the template. @default none (the template)
    */
   readonly pinnedRevision?: string;
   /**
-   * Forecast warm buffers: `mode` `ForecastOnly` shows in status and metrics the forecast of the most
-   * leases held at once over the next startup time (seasonal by hour of week, from the set's demand
-   * history) and the warm buffer it would set; `Apply` raises `minAvailableReplicas` to it ahead of
+   * Forecast warm buffers. With `mode` `ForecastOnly` it shows in status and metrics the forecast of
+   * the most leases held at once over the next startup time (seasonal by hour of week, from the set's
+   * demand history) and the warm buffer it would set; `Apply` raises `minAvailableReplicas` to it ahead of
    * demand (never lowers it; capped by `maxReplicas` and by `minAvailableReplicas + maxExtra`).
    * Upstream's controller ignores it. @default mode "Off"
    */
   readonly forecast?: ForecastSpec;
   /**
-   * Windows that raise the warm buffer on a timetable: each opens at every occurrence of its `cron`
+   * Windows that raise the warm buffer on a timetable (working hours, nightly runs, release days). Each
+   * opens at every occurrence of its `cron`
    * (five fields, or @daily and the like) in its IANA `timeZone` (default UTC) and lasts `duration`,
    * keeping at least `minAvailableReplicas` warm (and `minReplicas`, if given). The raise starts
    * `leadTime` before the window opens (default: the pool's measured p95 startup, else 2m) so the
@@ -103,18 +122,28 @@ export interface ExporterSetOptions {
    * controller ignores it. @default none
    */
   readonly schedules?: readonly WarmBufferSchedule[];
-  /** Overrides deep-merged over the class parameters (lists replace). @default none */
+  /**
+   * Provisioner settings deep-merged over the class's parameters: objects merge, anything else (lists
+   * too) replaces. @default none
+   */
   readonly parameters?: JsonObject;
-  /** Image overrides; replace the class's per entry. @default the class's images */
+  /**
+   * Container images for the instances; entries here replace those of the class, except the exporter
+   * image of a class with credentialsSecretRef, which only the class may set (the exporter receives the
+   * credentials). @default the class's images
+   */
   readonly images?: Images;
-  /** Which Exporters belong to the set. @default matchLabels = the template labels */
+  /**
+   * Selects the set's instances by label; it must select the template's labels. @default matchLabels =
+   * the template labels
+   */
   readonly selector?: LabelSelector;
   readonly template: ExporterTemplateInput;
 }
 
 /** Framework-neutral description of an ExporterSet: what the builder takes. */
 export interface ExporterSetInput extends ObjectMetaInput, ExporterSetOptions {
-  /** The class the set uses, in its namespace. */
+  /** Name of the VirtualTargetClass, in the same namespace, that provisions instances. */
   readonly virtualTargetClassName: string;
 }
 
@@ -150,18 +179,14 @@ export function buildExporterSet(input: ExporterSetInput): ExporterSet {
       minAvailableReplicas: input.minAvailableReplicas ?? Defaults.minAvailableReplicas,
       scaleDownCooldown: input.scaleDownCooldown ?? Defaults.scaleDownCooldown,
       recycleStrategy: input.recycleStrategy ?? Defaults.recycleStrategy,
-      // Written only when given, so manifests of sets that never pause stay as they were.
+      // Our additions are written only when given, so upstream's CRDs admit a set that uses none.
       paused: input.paused,
-      // Ours, written only when given (issue 16).
       scaleInStrategy: input.scaleInStrategy,
       updateStrategy: input.updateStrategy,
       recycleRequestedAt: timestampText(input.recycleRequestedAt),
-      // Written only when given, as paused: upstream's CRDs admit what never uses them.
       revisionHistoryLimit: input.revisionHistoryLimit,
       pinnedRevision: input.pinnedRevision,
-      // Ours, written only when given (issue 17).
       forecast: input.forecast,
-      // Ours (issue 17), written only when given.
       schedules: input.schedules,
       virtualTargetClassName: input.virtualTargetClassName,
       parameters: input.parameters,

@@ -62,7 +62,10 @@ export interface QemuPoolOptions
   readonly kvm?: boolean;
   /** More QEMU parameters; the typed fields above win over the same keys here. @default none */
   readonly extraParameters?: JsonObject;
-  /** Drivers of each exporter; a missing `name` is derived from the driver package. @default one QEMU driver named `qemu` */
+  /**
+   * The drivers of every instance, in the order they appear in the exporter config;
+   * a missing `name` is derived from the driver package. @default one QEMU driver named `qemu`
+   */
   readonly drivers?: readonly DriverConfig[];
 }
 

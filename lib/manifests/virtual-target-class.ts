@@ -18,21 +18,39 @@ import { wireMetadata, type ObjectMetaInput } from './object-meta-input';
  * Pulumi args are these fields (as `pulumi.Input`s in Pulumi).
  */
 export interface VirtualTargetClassOptions {
-  /** The provisioner that makes the instances, e.g. `qemu.jumpstarter.dev`. */
+  /** The provisioner that handles this class, for example `qemu.jumpstarter.dev`. */
   readonly provisioner: string;
-  /** Provisioner settings, deep-merged under each set's `parameters`. @default none */
+  /**
+   * Provisioner-specific settings as a nested object; the provisioner validates them after the set
+   * overrides are merged in. Each set's `parameters` are deep-merged over them. @default none
+   */
   readonly parameters?: JsonObject;
-  /** Secret in the class's namespace holding backend credentials. @default none */
+  /**
+   * A Secret, in the same namespace, with credentials for API-backed provisioners; only the exporter
+   * sees it. Given by name (the class writes it as `credentialsSecretRef`). @default none
+   */
   readonly credentialsSecretName?: string;
-  /** `Immediate` keeps warm Pods; `WaitForFirstConsumer` starts a Pod only for a waiting lease. @default "Immediate" */
+  /**
+   * When instances get their backend: `Immediate` keeps a warm pool; `WaitForFirstConsumer` provisions
+   * when a lease waits. A Pod then starts only for a waiting lease. @default "Immediate"
+   */
   readonly bindingMode?: BindingMode;
-  /** What happens to an instance after its lease: `Delete` destroys it, `Retain` keeps it for debugging. @default "Delete" */
+  /**
+   * What happens to a virtual target after its lease: `Delete` destroys it; `Retain` keeps it for
+   * debugging. @default "Delete"
+   */
   readonly reclaimPolicy?: ReclaimPolicy;
-  /** Placement and resources of rendered Pods. @default none */
+  /** Where and with what the rendered instance Pods run. @default none */
   readonly scheduling?: Scheduling;
-  /** ConfigMap with the CA bundle for the exporter config. @default Jumpstarter's service CA */
+  /**
+   * A ConfigMap, in the same namespace, holding the CA bundle instances use to trust private TLS
+   * endpoints. @default Jumpstarter's service CA
+   */
   readonly caBundle?: ConfigMapKeyReference;
-  /** Image overrides; a set's own `images` replace these. @default the provisioner's images */
+  /**
+   * Container images for the instances; an ExporterSet may replace them. @default the provisioner's
+   * images
+   */
   readonly images?: Images;
 }
 

@@ -1,7 +1,7 @@
 import * as k8s from '@pulumi/kubernetes';
 import * as pulumi from '@pulumi/pulumi';
 import type { JsonObject } from '../api';
-import { isPlainObject } from '../core/merge';
+import { isPlainObject } from '../core/plain-object';
 
 /**
  * One typed `@pulumi/kubernetes` resource for a built object, so `pulumi preview` shows Kubernetes

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { runInNewContext } from 'node:vm';
 import type { JsonObject, JsonValue } from '../../lib/api';
-import { deepCopy, deepMerge, isPlainObject, mergeParameters } from '../../lib/core/merge';
+import { deepCopy, deepMerge, mergeParameters } from '../../lib/core/merge';
+import { isPlainObject } from '../../lib/core/plain-object';
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {

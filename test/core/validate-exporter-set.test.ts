@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { runInNewContext } from 'node:vm';
 import { RuleMessages } from '../../lib/api';
 import type { ValidationIssue } from '../../lib/core/issue';
-import { isPlainObject } from '../../lib/core/merge';
+import { isPlainObject } from '../../lib/core/plain-object';
 import { validateExporterSet } from '../../lib/core/validate-exporter-set';
 import { allPaths, jepSet, loose, MALFORMED, replaceAt, type Loose } from './fixtures';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { RuleMessages } from '../../lib/api';
 import type { ValidationIssue } from '../../lib/core/issue';
-import { isPlainObject } from '../../lib/core/merge';
+import { isPlainObject } from '../../lib/core/plain-object';
 import { validateVirtualTargetClass } from '../../lib/core/validate-virtual-target-class';
 import { allPaths, jepClass, loose, MALFORMED, replaceAt, type Loose } from './fixtures';
 

@@ -24,8 +24,8 @@ const builtins = new Set(builtinModules);
 const normalised = (specifier: string) =>
   builtins.has(specifier.split('/')[0]) && !specifier.startsWith('node:') ? `node:${specifier}` : specifier;
 
-const isRelative = (specifier: string) =>
-  specifier === '.' || specifier.startsWith('./') || specifier.startsWith('../');
+export const isRelative = (specifier: string) =>
+  specifier === '.' || specifier === '..' || specifier.startsWith('./') || specifier.startsWith('../');
 
 const isBuiltin = (specifier: string) => normalised(specifier).startsWith('node:');
 

@@ -1,13 +1,11 @@
+import { isPlainObject } from 'virtual-exporters/internal';
+
 /**
  * The merge patch (RFC 7386) that turns one status into another: the desired status, with `null` for
  * every key the current one has and the desired one lacks (a merge patch keeps what it does not
  * mention, so a closed scale-down window would otherwise stay in status for ever). Arrays are
  * replaced whole, as merge patches do, which is right for `conditions`.
  */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function statusMergePatch(current: unknown, desired: unknown): unknown {
   if (!isPlainObject(desired)) return desired;
   const patch: Record<string, unknown> = {};

@@ -2,7 +2,7 @@ import { ProvisionerNames, type DriverConfig, type JsonObject } from '../../api'
 import type { ValidationIssue } from '../../core/issue';
 import { addedDriverCollisions, type AddedDriver } from '../common/implicit-driver';
 import type { ExportProfile } from '../qemu/exporter-config';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { ANDROID_EMULATOR_DRIVER_TYPE, AndroidDefaults, DEFAULT_ANDROID_DRIVER_NAME } from './constants';
 import { isAndroidAbi, isApiLevel, isDevice } from './parameters';
 

@@ -1,6 +1,6 @@
 import type { InstancePodInput } from '../common/exporter-pod';
 import type { RenderedEnvVar, RenderedPod } from '../qemu/kube';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { buildRuntimePod } from '../qemu/pod';
 import { quantityValue, toQemuSize } from '../qemu/sizes';
 import { isWholeCores, MIN_SIZE_BYTES } from '../qemu/validate';

@@ -2,7 +2,7 @@ import { ProvisionerNames, type DriverConfig, type JsonObject } from '../../api'
 import type { ValidationIssue } from '../../core/issue';
 import { addedDriverCollisions, type AddedDriver } from '../common/implicit-driver';
 import type { ExportProfile, ExporterConfigInput } from '../qemu/exporter-config';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { CORELLIUM_DRIVER_TYPE, DEFAULT_CORELLIUM_DRIVER_NAME } from './constants';
 
 export function isCorelliumDriver(driver: DriverConfig): boolean {

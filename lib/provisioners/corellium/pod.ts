@@ -1,7 +1,7 @@
 import { buildInstancePod, exporterContainer, type InstancePodInput } from '../common/exporter-pod';
 import { resolveImages } from '../qemu/images';
 import type { RenderedEnvVar, RenderedPod } from '../qemu/kube';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { CORELLIUM_TOKEN_KEY, CorelliumEnvNames } from './constants';
 
 /**

@@ -1,7 +1,7 @@
 import { RuleMessages } from '../../api';
 import type { ValidationIssue } from '../../core/issue';
 import type { ValidationContext } from '../provisioner';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { corelliumDriverCollisions } from './exporter-config';
 
 /** Longest host name DNS allows. */

@@ -24,7 +24,7 @@ import type {
   Placement,
   ProvisionerCredentials,
 } from '../provisioner';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { HOST_ANNOTATION, SSH_PRIVATE_KEY } from './constants';
 import { HostBackoff } from './host-backoff';
 import { chooseHosts } from './host-choice';

@@ -4,7 +4,7 @@
  * kept (e.g. `runtime.binary`), as for the in-cluster QEMU provisioner.
  */
 import type { QemuArch, QemuResources } from '../qemu/parameters';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 
 /** SSH defaults for every host that does not name its own. */
 export const DEFAULT_SSH_USER = 'root';

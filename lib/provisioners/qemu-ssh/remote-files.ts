@@ -2,7 +2,7 @@ import { ValidationError, prefixIssues, type ValidationIssue } from '../../core/
 import type { InstanceInput } from '../provisioner';
 import { buildExporterConfig, renderExporterConfigYaml } from '../qemu/exporter-config';
 import { resolveImages } from '../qemu/images';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { runtimeDevices } from './parameters';
 import { renderExporterUnit, renderRuntimeUnit, renderVolumeUnit, type QuadletInput } from './quadlet';
 import { REMOTE_CONFIG_DIR, REMOTE_UNIT_DIR, remoteLayout, type RemoteLayout } from './remote-layout';

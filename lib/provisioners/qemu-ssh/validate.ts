@@ -3,7 +3,7 @@ import type { ValidationIssue } from '../../core/issue';
 import { tryParseQuantity } from '../../core/quantity';
 import type { ValidationContext } from '../provisioner';
 import { QEMU_ARCHES, isQemuArch } from '../qemu/parameters';
-import { isPlainObject } from '../qemu/plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { MAX_SIZE_BYTES, MIN_SIZE_BYTES, QemuRuleMessages, validateQemuParameters } from '../qemu/validate';
 import { knownHostsIssues } from './known-hosts';
 

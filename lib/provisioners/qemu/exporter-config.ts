@@ -22,7 +22,7 @@ import {
   TCP_NETWORK_DRIVER_TYPE,
 } from './constants';
 import { isQemuArch } from './parameters';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { toQemuSize } from './sizes';
 import {
   TEMPLATE_DRIVERS_PATH,

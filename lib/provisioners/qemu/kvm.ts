@@ -10,7 +10,7 @@
  * - absent or `null`: the class's `scheduling.resources` decide, as written.
  */
 import type { ResourceRequirements } from '../../api';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../../core/plain-object';
 
 /** The extended resource KubeVirt's device plugin advertises for `/dev/kvm`. */
 export const KVM_DEVICE_RESOURCE = 'devices.kubevirt.io/kvm';

@@ -2,7 +2,7 @@ import type { DriverConfig } from '../../api';
 import { deriveDriverName } from '../../core/drivers';
 import type { ValidationIssue } from '../../core/issue';
 import { DEFAULT_TCP_DRIVER_NAME, SSH_FORWARD, TCP_NETWORK_DRIVER_TYPE } from './constants';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../../core/plain-object';
 
 /** Where driver issues point: paths are relative to the ExporterSet object. */
 export const TEMPLATE_DRIVERS_PATH = 'spec.template.spec.drivers';

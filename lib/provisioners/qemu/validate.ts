@@ -3,7 +3,7 @@ import type { ValidationIssue } from '../../core/issue';
 import { tryParseQuantity } from '../../core/quantity';
 import type { ValidationContext } from '../provisioner';
 import { QEMU_ARCHES, isQemuArch } from './parameters';
-import { isPlainObject } from './plain-object';
+import { isPlainObject } from '../../core/plain-object';
 import { tcpDriverCollisions } from './tcp-driver';
 
 /** Smallest memory and storage accepted: a bare number means bytes, so `4096` is almost surely a slip. */

@@ -23,9 +23,11 @@ import { ApiError, type Clock, type KubeObject } from '../types';
 import { startExporterProcess } from './exporter-start';
 import { addFaultRule, takeFault, type PodFaultRule } from './faults';
 import { isExporterPod, newPodRun, type PodRun } from './pod-run';
-import type { KubeletSimulator } from './simulator';
 import { missingSecret } from './pod-secrets';
 import { imagesOf, podStatus, type PodRunState } from './pod-status';
+import type { KubeletCore } from './simulator-api';
+
+export type { KubeletCore } from './simulator-api';
 
 /** How the kubelet simulator behaves, in either mode. */
 export interface KubeletBehaviour {
@@ -47,9 +49,6 @@ export interface KubeletCoreOptions extends KubeletBehaviour {
   /** Retries of the work queue (a remote port's transient errors). @default none */
   readonly retry?: WorkQueueOptions['retry'];
 }
-
-/** The simulator without `settle`, which each mode provides. */
-export type KubeletCore = Omit<KubeletSimulator, 'settle'>;
 
 const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.code === 404;
 

@@ -4,11 +4,13 @@
  * the same logic against any API server.
  */
 import { exporterProcessesOf, type ExporterProcesses } from '../jumpstarter/exporter-processes';
-import { settle, type SimulatorError } from '../jumpstarter/work-queue';
+import { settle } from '../jumpstarter/work-queue';
 import { storePort } from '../port';
 import type { Clock, ObjectStore } from '../types';
-import type { PodFault, PodMatch } from './faults';
+import type { KubeletSimulator } from './simulator-api';
 import { startKubeletCore, type KubeletBehaviour } from './simulator-core';
+
+export type { KubeletSimulator } from './simulator-api';
 
 export interface KubeletSimulatorOptions extends KubeletBehaviour {
   readonly store: ObjectStore;
@@ -16,20 +18,6 @@ export interface KubeletSimulatorOptions extends KubeletBehaviour {
   readonly clock?: Clock;
   /** Shared with the Jumpstarter simulator. @default exporterProcessesOf(store) */
   readonly processes?: ExporterProcesses;
-}
-
-export interface KubeletSimulator {
-  readonly processes: ExporterProcesses;
-  readonly errors: readonly SimulatorError[];
-  /** Adds a fault rule (consulted at boot, oldest first); returns a function that removes it. */
-  injectFault(match: PodMatch, fault: PodFault, options?: { readonly times?: number }): () => void;
-  /** Crashes a Pod now: its containers exit with code 1, the Pod fails, its process is lost. */
-  crash(namespace: string, name: string, message?: string): void;
-  /** Changes the boot delay of Pods booting from now on (of one image, or the default). */
-  setBootDelay(ms: number, image?: string): void;
-  idle(): boolean;
-  settle(): Promise<void>;
-  stop(): void;
 }
 
 export function startKubeletSimulator(options: KubeletSimulatorOptions): KubeletSimulator {

@@ -3,7 +3,7 @@
  * a log (CI, a pipe) it prints the header once and then, like `kubectl get -w`, only the rows that
  * changed, each stamped with the time — so the log stays short and readable.
  */
-import type { LabSample } from './lab';
+import type { LabSample } from './lab-types';
 import { changedRows, tableBlock, tableHeader, tableLayout, tableRow, type PoolRow } from './table';
 
 export interface LiveViewOutput {

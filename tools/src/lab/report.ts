@@ -5,9 +5,9 @@
  */
 import { getProvisioner } from 'virtual-exporters/internal';
 import type { ChartInput, ChartPoint } from './chart';
-import type { LabReport, OffClusterReport } from './lab';
+import type { LabReport } from './lab-types';
 import type { LabPool } from './manifests';
-import { isOffCluster } from './off-cluster';
+import { isOffCluster, type OffClusterReport } from './off-cluster';
 import type { PoolPlanning } from './workday';
 import type { Distribution } from './summary';
 import type { PoolRow } from './table';

@@ -181,7 +181,7 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
     if (!isTrue(conditions, 'SpecValid')) say(shown('SpecValid'));
     // A rollout waits for leases to end: outdated leased instances keep Scaling=True (RollingOut). An
     // instance a Recycle operation marked is outdated too: the set replaces it as in a rollout. An
-    // instance made before a requested recycle that has not completed is outdated too (issue 16): made
+    // instance made before a requested recycle that has not completed is outdated too: made
     // under an older request (its annotation), or without one before the requested time.
     const requested = Date.parse(String(set.spec?.recycleRequestedAt ?? ''));
     const recycleOpen =

@@ -2,8 +2,8 @@
  * The random lab of one seed: classes with random binding modes and reclaim policies, sets
  * with random sizes and strategies, a timeline of operations (leases arriving and ending, template
  * changes, class edits that break and fix parameters, resizes, set deletions, pauses, controller
- * restarts, Pod crashes, clock skew, tampered status, the pool operations of issue 16: scale-in order,
- * update strategy, requested recycle; ExporterOperations; for some seeds a lease load with a daily or
+ * restarts, Pod crashes, clock skew, tampered status, the pool operations (scale-in order,
+ * update strategy, requested recycle); ExporterOperations; for some seeds a lease load with a daily or
  * weekly pattern, lease-load.ts), the fault rates of the API and the stretches in
  * which it refuses one kind of write. Some seeds add two sets whose selectors overlap (leases that
  * select both) and start without Jumpstarter's Lease CRD, which appears later.
@@ -70,7 +70,7 @@ export type LabOperation =
   /** A lease selecting both overlapping sets (`SHARED_LABEL`). */
   | { readonly kind: 'shared-lease'; readonly durationSeconds: number }
   /**
-   * Pins the set (`spec.pinnedRevision`, issue 16): to one of its recorded revisions (at `pick` ×
+   * Pins the set (`spec.pinnedRevision`): to one of its recorded revisions (at `pick` ×
    * their number, by name or by hash), to a name no revision has, or unpins it.
    */
   | {
@@ -83,7 +83,7 @@ export type LabOperation =
   | { readonly kind: 'pause'; readonly set: string; readonly paused: boolean }
   /** Jumpstarter's Lease CRD is applied (and Jumpstarter starts): the seed began without it. */
   | { readonly kind: 'lease-crd-appears' }
-  /** Sets one pool-operation field of the set (issue 16). */
+  /** Sets one pool-operation field of the set. */
   | { readonly kind: 'pool-ops'; readonly set: string; readonly change: PoolOpsChange }
   /**
    * An ExporterOperation: on the set's instance at `pick` × (number of instances), or on every
@@ -121,7 +121,7 @@ export type PoolOpsChange =
   /** A recycle requested `aheadMs` after now on the API server's clock (0: now). */
   | { readonly field: 'recycleRequestedAt'; readonly aheadMs: number }
   /**
-   * One scheduled window (issue 17) every `everyMinutes` minutes, raising the buffer to at most 1 (every
+   * One scheduled window every `everyMinutes` minutes, raising the buffer to at most 1 (every
    * set's maxReplicas is 0 or at least 1, so admission takes it whatever the chaos does to maxReplicas).
    */
   | {
@@ -353,7 +353,7 @@ function poolOps(random: Random): PoolOpsChange {
 
 /**
  * ExporterOperations, about 4 per cluster minute, drawn from a stream of their own so the rest of a
- * seed's plan is what it was before operations existed.
+ * seed's plan is the same with or without them.
  */
 function planExporterOperations(seed: number, sets: readonly SetPlan[], chaosMs: number): TimedOperation[] {
   const random = seededRandom((seed ^ 0x5eed0e7a) >>> 0);

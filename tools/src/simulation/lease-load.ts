@@ -1,8 +1,8 @@
 /**
- * The periodic part of a seed's lease load (issue 17): CI demand follows the clock, so some seeds add
+ * The periodic part of a seed's lease load: CI demand follows the clock, so some seeds add
  * leases shaped like a compressed working day or week on top of the random ones — busy working hours,
  * a nightly burst, quiet nights (and quiet weekends for a week). Others keep the flat load alone. Drawn
- * from a stream of its own, so the rest of a seed's plan is what it was before the patterns existed.
+ * from a stream of its own, so the rest of a seed's plan is the same with or without the patterns.
  */
 import { seededRandom, type Random } from './random';
 

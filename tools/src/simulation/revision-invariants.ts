@@ -1,5 +1,5 @@
 /**
- * The invariants of revision history (issue 16), checked at every change of the store from the
+ * The invariants of revision history, checked at every change of the store from the
  * objects alone:
  *
  * - **revision-modified**: a recorded revision (an `apps/v1` ControllerRevision labelled with a set)
