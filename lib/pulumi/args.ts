@@ -1,6 +1,7 @@
 import * as pulumi from '@pulumi/pulumi';
 import type { ValidationIssue } from '../core/issue';
 import { invalidArgsMessage, issueLines, type PropPathMapper } from '../manifests/messages';
+import { withObjectMeta, type ObjectMetaInput } from '../manifests/object-meta-input';
 
 /** The package part of every component's type token: `virtual-exporters:index:<Name>`. */
 export const TYPE_PREFIX = 'virtual-exporters:index:';
@@ -83,4 +84,32 @@ export function dependsOnWith(
   return pulumi
     .output(base as pulumi.Input<pulumi.Input<pulumi.Resource>[] | pulumi.Resource>)
     .apply((resolved) => [...(Array.isArray(resolved) ? resolved : [resolved]), ...extra]);
+}
+
+/**
+ * The check every component runs on its resolved args (in the constructor when they are plain, when the
+ * Outputs resolve otherwise): build the object, validate it, and throw the cdk8s construct's message.
+ */
+export function checkedBuild<A, M>(
+  component: { readonly type: string; readonly name: string; readonly kind: string },
+  build: (args: A) => M,
+  validate: (manifest: M) => readonly ValidationIssue[],
+  toProp: PropPathMapper,
+): (args: A) => M {
+  return (args) => {
+    const manifest = build(args);
+    const issues = validate(manifest);
+    if (issues.length > 0)
+      throw invalidArgsError(component.type, component.name, component.kind, issues, toProp);
+    return manifest;
+  };
+}
+
+/** Resolved args as a framework-neutral input: `metadata` split off; the object takes the component's name unless it names one. */
+export function inputWithMetadata<O extends object>(
+  args: O & { readonly metadata?: pulumi.Unwrap<ObjectMetadataArgs> },
+  componentName: string,
+): ObjectMetaInput & Omit<O, 'metadata'> {
+  const { metadata, ...options } = args;
+  return withObjectMeta(options, metadata, metadata?.name ?? componentName, metadata?.namespace);
 }

@@ -7,11 +7,11 @@ import {
   type ExporterOperationInput,
   type ExporterOperationOptions,
 } from '../manifests/exporter-operation';
-import { withObjectMeta } from '../manifests/object-meta-input';
 import { exporterOperationProp } from '../manifests/prop-paths';
 import {
+  checkedBuild,
   dependsOnWith,
-  invalidArgsError,
+  inputWithMetadata,
   isPlain,
   resolve,
   TYPE_PREFIX,
@@ -30,8 +30,7 @@ export function exporterOperationInput(
   args: pulumi.Unwrap<ExporterOperationArgs>,
   name: string,
 ): ExporterOperationInput {
-  const { metadata, ...options } = args;
-  return withObjectMeta(options, metadata, metadata?.name ?? name, metadata?.namespace);
+  return inputWithMetadata(args, name);
 }
 
 /**
@@ -53,20 +52,12 @@ export class ExporterOperation extends pulumi.ComponentResource {
 
   constructor(name: string, args: ExporterOperationArgs, opts?: pulumi.ComponentResourceOptions) {
     super(ExporterOperation.type, name, {}, opts);
-    const check = (a: pulumi.Unwrap<ExporterOperationArgs>): ExporterOperationObject => {
-      const manifest = buildExporterOperation(exporterOperationInput(a, name));
-      const issues = validateExporterOperation(manifest);
-      if (issues.length > 0) {
-        throw invalidArgsError(
-          ExporterOperation.type,
-          name,
-          'ExporterOperation',
-          issues,
-          exporterOperationProp,
-        );
-      }
-      return manifest;
-    };
+    const check = checkedBuild(
+      { type: ExporterOperation.type, name, kind: 'ExporterOperation' },
+      (a: pulumi.Unwrap<ExporterOperationArgs>) => buildExporterOperation(exporterOperationInput(a, name)),
+      validateExporterOperation,
+      exporterOperationProp,
+    );
     if (isPlain(args)) check(args as pulumi.Unwrap<ExporterOperationArgs>);
 
     this.manifest = resolve(args).apply(check);

@@ -20,10 +20,10 @@ import {
   type ExporterSetOptions,
   type ExporterTemplateInput,
 } from '../manifests/exporter-set';
-import { withObjectMeta } from '../manifests/object-meta-input';
 import { exporterSetProp } from '../manifests/prop-paths';
 import {
   dependsOnWith,
+  inputWithMetadata,
   invalidArgsError,
   isPlain,
   resolve,
@@ -68,9 +68,7 @@ type SetArgs = pulumi.Unwrap<Omit<ExporterSetArgs, 'virtualTargetClass'>>;
 
 /** Resolved args as the framework-neutral input; `name` is the component's. */
 export function exporterSetInput(args: SetArgs, name: string, className: string): ExporterSetInput {
-  const { metadata, ...options } = args;
-  const settings = { virtualTargetClassName: className, ...options };
-  return withObjectMeta(settings, metadata, metadata?.name ?? name, metadata?.namespace);
+  return inputWithMetadata({ virtualTargetClassName: className, ...args }, name);
 }
 
 /**

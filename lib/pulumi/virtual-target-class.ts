@@ -8,15 +8,15 @@ import {
 } from '../api';
 import { validateVirtualTargetClass } from '../core/validate-virtual-target-class';
 import { virtualTargetClassProp } from '../manifests/prop-paths';
-import { withObjectMeta } from '../manifests/object-meta-input';
 import {
   buildVirtualTargetClass,
   type VirtualTargetClassInput,
   type VirtualTargetClassOptions,
 } from '../manifests/virtual-target-class';
 import {
+  checkedBuild,
   dependsOnWith,
-  invalidArgsError,
+  inputWithMetadata,
   isPlain,
   resolve,
   TYPE_PREFIX,
@@ -35,8 +35,7 @@ export function virtualTargetClassInput(
   args: pulumi.Unwrap<VirtualTargetClassArgs>,
   name: string,
 ): VirtualTargetClassInput {
-  const { metadata, ...options } = args;
-  return withObjectMeta(options, metadata, metadata?.name ?? name, metadata?.namespace);
+  return inputWithMetadata(args, name);
 }
 
 /** Classes whose args were plain values: an ExporterSet using one can check its class at once. */
@@ -69,20 +68,12 @@ export class VirtualTargetClass extends pulumi.ComponentResource {
 
   constructor(name: string, args: VirtualTargetClassArgs, opts?: pulumi.ComponentResourceOptions) {
     super(VirtualTargetClass.type, name, {}, opts);
-    const check = (a: pulumi.Unwrap<VirtualTargetClassArgs>): VirtualTargetClassObject => {
-      const manifest = buildVirtualTargetClass(virtualTargetClassInput(a, name));
-      const issues = validateVirtualTargetClass(manifest);
-      if (issues.length > 0) {
-        throw invalidArgsError(
-          VirtualTargetClass.type,
-          name,
-          'VirtualTargetClass',
-          issues,
-          virtualTargetClassProp,
-        );
-      }
-      return manifest;
-    };
+    const check = checkedBuild(
+      { type: VirtualTargetClass.type, name, kind: 'VirtualTargetClass' },
+      (a: pulumi.Unwrap<VirtualTargetClassArgs>) => buildVirtualTargetClass(virtualTargetClassInput(a, name)),
+      validateVirtualTargetClass,
+      virtualTargetClassProp,
+    );
     if (isPlain(args)) plainManifests.set(this, check(args as pulumi.Unwrap<VirtualTargetClassArgs>));
 
     this.manifest = resolve(args).apply(check);

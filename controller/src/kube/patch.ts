@@ -54,35 +54,28 @@ export function jsonPointer(...segments: readonly (string | number)[]): string {
   return segments.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
-/** Patches a namespaced custom object (not its status). */
-export async function patchCustomObject<T>(
-  api: CustomObjectsApi,
-  resource: ApiResource,
-  namespace: string,
-  name: string,
-  patch: Patch,
-): Promise<T> {
-  const { group, version, plural } = resource;
-  return (await api.patchNamespacedCustomObject(
-    { group, version, plural, namespace, name, body: bodyOf(patch) },
-    patchOptions(patch),
-  )) as T;
+/** A patch of a namespaced custom object, or of its `/status` subresource. */
+function customPatcher(target: 'object' | 'status') {
+  return async <T>(
+    api: CustomObjectsApi,
+    { group, version, plural }: ApiResource,
+    namespace: string,
+    name: string,
+    patch: Patch,
+  ): Promise<T> => {
+    const request = { group, version, plural, namespace, name, body: bodyOf(patch) };
+    const options = patchOptions(patch);
+    return (await (target === 'status'
+      ? api.patchNamespacedCustomObjectStatus(request, options)
+      : api.patchNamespacedCustomObject(request, options))) as T;
+  };
 }
 
+/** Patches a namespaced custom object (not its status). */
+export const patchCustomObject = customPatcher('object');
+
 /** Patches the `/status` subresource of a namespaced custom object. */
-export async function patchCustomObjectStatus<T>(
-  api: CustomObjectsApi,
-  resource: ApiResource,
-  namespace: string,
-  name: string,
-  patch: Patch,
-): Promise<T> {
-  const { group, version, plural } = resource;
-  return (await api.patchNamespacedCustomObjectStatus(
-    { group, version, plural, namespace, name, body: bodyOf(patch) },
-    patchOptions(patch),
-  )) as T;
-}
+export const patchCustomObjectStatus = customPatcher('status');
 
 /** Patches a Secret (the per-instance exporter config) and returns its wire form. */
 export async function patchSecret(

@@ -14,37 +14,17 @@ export interface ApiResource {
   readonly kind: string;
 }
 
-export const ExporterSetResource: ApiResource = {
-  group: GROUP,
-  version: VERSION,
-  plural: Plurals.ExporterSet,
-  kind: Kinds.ExporterSet,
-};
-export const VirtualTargetClassResource: ApiResource = {
-  group: GROUP,
-  version: VERSION,
-  plural: Plurals.VirtualTargetClass,
-  kind: Kinds.VirtualTargetClass,
-};
-export const ExporterResource: ApiResource = {
-  group: JUMPSTARTER_GROUP,
-  version: VERSION,
-  plural: Plurals.Exporter,
-  kind: Kinds.Exporter,
-};
+/** One of the kinds this project or Jumpstarter serves, at the version both use. */
+function served(group: string, kind: keyof typeof Plurals & keyof typeof Kinds): ApiResource {
+  return { group, version: VERSION, plural: Plurals[kind], kind: Kinds[kind] };
+}
+
+export const ExporterSetResource = served(GROUP, 'ExporterSet');
+export const VirtualTargetClassResource = served(GROUP, 'VirtualTargetClass');
+export const ExporterOperationResource = served(GROUP, 'ExporterOperation');
+export const ExporterResource = served(JUMPSTARTER_GROUP, 'Exporter');
 /** Jumpstarter's Lease, not coordination.k8s.io's. */
-export const JumpstarterLeaseResource: ApiResource = {
-  group: JUMPSTARTER_GROUP,
-  version: VERSION,
-  plural: Plurals.Lease,
-  kind: Kinds.Lease,
-};
-export const ExporterOperationResource: ApiResource = {
-  group: GROUP,
-  version: VERSION,
-  plural: Plurals.ExporterOperation,
-  kind: Kinds.ExporterOperation,
-};
+export const JumpstarterLeaseResource = served(JUMPSTARTER_GROUP, 'Lease');
 export const PodResource: ApiResource = { group: '', version: 'v1', plural: 'pods', kind: 'Pod' };
 export const SecretResource: ApiResource = { group: '', version: 'v1', plural: 'secrets', kind: 'Secret' };
 /** The revisions an ExporterSet records (revision-history.ts). */
