@@ -25,6 +25,7 @@ const PACKAGES = [
   { manifest: 'test-cluster/package.json', sources: ['test-cluster/src'] },
   { manifest: 'controller/package.json', sources: ['controller/src'] },
   { manifest: 'tools/package.json', sources: ['tools/src'] },
+  { manifest: 'jsii/package.json', sources: ['jsii/src'] },
 ] as const;
 
 const BOUNDARIES: readonly Boundary[] = [
