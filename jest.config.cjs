@@ -4,10 +4,18 @@
 module.exports = {
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
-  roots: ['<rootDir>/test', '<rootDir>/test-cluster', '<rootDir>/controller', '<rootDir>/tools'],
+  roots: [
+    '<rootDir>/test',
+    '<rootDir>/test-cluster',
+    '<rootDir>/controller',
+    '<rootDir>/tools',
+    '<rootDir>/jsii',
+  ],
   testMatch: ['**/*.test.ts'],
   // *.kube.test.ts need the real binaries: `npm run test:kube` (jest.kube.config.cjs).
   testPathIgnorePatterns: ['/node_modules/', '/out/', '\\.kube\\.test\\.ts$'],
+  // jsii/: the jsii build's output, the wheel and the Python test venv are not sources.
+  modulePathIgnorePatterns: ['<rootDir>/jsii/(lib|dist|\\.venv|\\.work)/'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
   },

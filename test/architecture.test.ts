@@ -28,6 +28,7 @@ const PACKAGES = [
   { manifest: 'test-cluster/package.json', sources: ['test-cluster/src'] },
   { manifest: 'controller/package.json', sources: ['controller/src'] },
   { manifest: 'tools/package.json', sources: ['tools/src'] },
+  { manifest: 'jsii/package.json', sources: ['jsii/src'] },
 ] as const;
 
 /** The pure planners: snapshot in, actions out. */

@@ -65,10 +65,11 @@ class PoolsChart extends Chart {
       parameters: { resources: { memory: '8Gi' } },
       template: {
         labels: { board: 'rpi4', arch: 'aarch64', virtual: 'true' },
+        // Jumpstarter's QEMU driver brings power, console and flasher; the network driver reaches the
+        // guest's SSH through the driver's port forward (127.0.0.1:2222 → 22).
         drivers: [
-          { type: 'jumpstarter_driver_power.driver.QemuPower' },
-          { type: 'jumpstarter_driver_network.driver.TcpNetwork', config: { port: 22 } },
-          { type: 'jumpstarter_driver_serial.driver.QemuSerial' },
+          { type: 'jumpstarter_driver_qemu.driver.Qemu' },
+          { type: 'jumpstarter_driver_network.driver.TcpNetwork', config: { host: '127.0.0.1', port: 2222 } },
         ],
       },
     });
@@ -114,10 +115,8 @@ class PoolsChart extends Chart {
       minAvailableReplicas: 0,
       template: {
         labels: { device: 'pixel7', os: 'android', 'api-level': '34', virtual: 'true' },
-        drivers: [
-          { type: 'jumpstarter_driver_android.driver.AdbDriver' },
-          { type: 'jumpstarter_driver_power.driver.EmulatorPower' },
-        ],
+        // Jumpstarter's emulator driver brings ADB and power; the provisioner fills in the AVD.
+        drivers: [{ type: 'jumpstarter_driver_androidemulator.driver.AndroidEmulator' }],
       },
     });
 
@@ -148,10 +147,11 @@ class PoolsChart extends Chart {
       parameters: { board: { fidelity: 'high' } },
       template: {
         labels: { board: 'sa8295', fidelity: 'high', virtual: 'true' },
+        // Jumpstarter's QEMU driver brings power, console and flasher; the network driver reaches the
+        // guest's SSH through the driver's port forward (127.0.0.1:2222 → 22).
         drivers: [
-          { type: 'jumpstarter_driver_power.driver.QemuPower' },
-          { type: 'jumpstarter_driver_network.driver.TcpNetwork', config: { port: 22 } },
-          { type: 'jumpstarter_driver_serial.driver.QemuSerial' },
+          { type: 'jumpstarter_driver_qemu.driver.Qemu' },
+          { type: 'jumpstarter_driver_network.driver.TcpNetwork', config: { host: '127.0.0.1', port: 2222 } },
         ],
       },
     });

@@ -49,11 +49,8 @@ const rpi4 = new QemuPool(
     storage: '16Gi',
     kvm: true,
     labels: { board: 'rpi4', arch: 'aarch64', virtual: 'true' },
-    drivers: [
-      { type: 'jumpstarter_driver_qemu.driver.Qemu' },
-      { type: 'jumpstarter_driver_power.driver.QemuPower' },
-      { type: 'jumpstarter_driver_serial.driver.QemuSerial' },
-    ],
+    // Jumpstarter's QEMU driver brings power, console and flasher; the provisioner adds a tcp driver for SSH.
+    drivers: [{ type: 'jumpstarter_driver_qemu.driver.Qemu' }],
     minAvailableReplicas: config.getNumber('rpi4WarmReplicas') ?? 1,
     maxReplicas: config.getNumber('rpi4MaxReplicas') ?? 4,
     scheduling: {

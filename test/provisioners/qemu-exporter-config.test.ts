@@ -64,11 +64,9 @@ describe('exporter config › document', () => {
 });
 
 describe('exporter config › QEMU driver defaults', () => {
-  it('always sets the launcher socket, even over a user value', () => {
-    expect(qemuConfig({}).launcher_socket).toBe('/shared/launcher.sock');
-    expect(qemuConfig({}, { launcher_socket: '/tmp/other.sock' }).launcher_socket).toBe(
-      '/shared/launcher.sock',
-    );
+  it("writes no launcher socket (Jumpstarter 0.9.0's Qemu driver refuses the argument) and keeps a user's", () => {
+    expect(qemuConfig({})).not.toHaveProperty('launcher_socket');
+    expect(qemuConfig({}, { launcher_socket: '/tmp/other.sock' }).launcher_socket).toBe('/tmp/other.sock');
   });
 
   it('derives arch, smp, mem and disk_size from the parameters', () => {
@@ -162,7 +160,7 @@ describe('exporter config › QEMU driver defaults', () => {
       { arch: 'aarch64', resources: { cpu: 8, memory: '8Gi', storage: '64Gi' } },
       user,
     );
-    expect(config).toEqual({ ...user, launcher_socket: '/shared/launcher.sock' });
+    expect(config).toEqual(user);
   });
 
   it('does not touch drivers of other types', () => {

@@ -14,13 +14,7 @@ import { assertNestingWithin, MAX_USER_DATA_DEPTH, nestingDepth, nestingMessage 
 import { deriveDriverName } from '../../core/drivers';
 import type { ValidationIssue } from '../../core/issue';
 import { tryParseQuantity } from '../../core/quantity';
-import {
-  DEFAULT_TCP_DRIVER_NAME,
-  LAUNCHER_SOCKET_PATH,
-  QEMU_DRIVER_TYPE,
-  SSH_FORWARD,
-  TCP_NETWORK_DRIVER_TYPE,
-} from './constants';
+import { DEFAULT_TCP_DRIVER_NAME, QEMU_DRIVER_TYPE, SSH_FORWARD, TCP_NETWORK_DRIVER_TYPE } from './constants';
 import { isQemuArch } from './parameters';
 import { isPlainObject } from '../../core/plain-object';
 import { toQemuSize } from './sizes';
@@ -216,9 +210,12 @@ function exportEntry(driver: DriverConfig, input: ExporterConfigInput, profile: 
 }
 
 /**
- * The provisioner's defaults for a `jumpstarter_driver_qemu.driver.Qemu` driver. `launcher_socket` is always
- * set (the Pod serves it there and nowhere else). Every other key is only filled when the user's
- * config does not have it, so user values win: `arch` ← parameters.arch (only when that parameter is
+ * The provisioner's defaults for a `jumpstarter_driver_qemu.driver.Qemu` driver. No `launcher_socket` is
+ * written: Jumpstarter's Qemu driver (jumpstarter-driver-qemu 0.9.0) has no such argument and refuses the
+ * whole config (TypeError) with it; the launcher socket reaches the exporter as the environment variable
+ * JUMPSTARTER_LAUNCHER_SOCKET (Pod and quadlet unit), and a user's own `launcher_socket` is kept for a
+ * driver that takes one. Every key is only filled when the user's config does not have it, so user
+ * values win: `arch` ← parameters.arch (only when that parameter is
  * given; the driver otherwise uses its own host's arch), `smp` ← resources.cpu (a number),
  * `mem` / `disk_size` ← resources.memory / .storage as QEMU sizes (`16Gi` → `16G`, see toQemuSize),
  * `default_partitions` ← the UEFI firmware of the effective arch (the whole map, only when the config
@@ -228,7 +225,7 @@ function exportEntry(driver: DriverConfig, input: ExporterConfigInput, profile: 
 export function withQemuDefaults(config: JsonObject, parameters: unknown): JsonObject {
   const params = isPlainObject(parameters) ? parameters : {};
   const resources = isPlainObject(params.resources) ? params.resources : {};
-  const out: JsonObject = { ...config, launcher_socket: LAUNCHER_SOCKET_PATH };
+  const out: JsonObject = { ...config };
   const setDefault = (key: string, value: JsonValue | undefined) => {
     if (!Object.hasOwn(out, key) && value !== undefined) out[key] = value;
   };

@@ -55,7 +55,6 @@ describe('qemu-ssh remote files › exporter config', () => {
       smp: 4,
       mem: '4G',
       disk_size: '16G',
-      launcher_socket: '/shared/launcher.sock',
       hostfwd: { ssh: { hostaddr: '127.0.0.1', hostport: 2222, guestport: 22 } },
     });
     expect(config.export.tcp).toEqual({

@@ -1,0 +1,74 @@
+import type { ApiObject, Duration } from 'cdk8s';
+import { Construct } from 'constructs';
+import * as lib from 'virtual-exporters/cdk8s';
+import type { ImagePullPolicy, LogLevel } from './enums';
+import { buildInner, DEFAULT_CHILD_ID } from './errors';
+import { withoutUndefined } from './convert';
+import type { OpsPack, ResourceRequirements } from './structs';
+
+/** Props of the installer; every field has a default. */
+export interface ExporterSetControllerProps {
+  /** Namespace the controller runs in. @default "jumpstarter" */
+  readonly namespace?: string;
+  /** One Deployment per provisioner. @default ["qemu.jumpstarter.dev"] */
+  readonly provisioners?: string[];
+  /** Namespaces to reconcile, with a Role in each. @default all namespaces, with a ClusterRole */
+  readonly watchNamespaces?: string[];
+  /** The controller image; it must be on the nodes, so usually where you pushed it. @default "exporter-set-controller:0.1.0" */
+  readonly image?: string;
+  /** @default ImagePullPolicy.IF_NOT_PRESENT */
+  readonly imagePullPolicy?: ImagePullPolicy;
+  /** Replicas per Deployment; more than one needs leader election. @default 1 */
+  readonly replicas?: number;
+  /** @default requests 50m CPU and 64Mi, limits 500m and 512Mi */
+  readonly resources?: ResourceRequirements;
+  /** @default true */
+  readonly leaderElect?: boolean;
+  /** @default LogLevel.INFO */
+  readonly logLevel?: LogLevel;
+  /** Creations per reconcile pass. @default the controller's (50) */
+  readonly maxBurst?: number;
+  /** Concurrent reconcile workers. @default the controller's */
+  readonly workers?: number;
+  /** Install our CRDs (ExporterSet, VirtualTargetClass, ExporterOperation). @default true */
+  readonly installCrds?: boolean;
+  /** Also install our Exporter and Lease CRDs; only for clusters without Jumpstarter. @default false */
+  readonly installJumpstarterCrds?: boolean;
+  /** Monitoring objects: ServiceMonitor, PrometheusRule, dashboards. @default none of them */
+  readonly opsPack?: OpsPack;
+}
+
+/** A Prometheus duration in whole seconds (`30s`). */
+function prometheusDuration(duration: Duration): string {
+  return `${duration.toSeconds()}s`;
+}
+
+/**
+ * The installer: CRDs, ServiceAccount, least-privilege RBAC, leader-election Role, one Deployment per
+ * provisioner and a metrics Service. Builds the TypeScript library's `ExporterSetController` as its
+ * child `Default`.
+ */
+export class ExporterSetController extends Construct {
+  /** The namespace the controller runs in. */
+  public readonly namespace: string;
+  /** Every object of the installation. */
+  public readonly apiObjects: ApiObject[];
+
+  constructor(scope: Construct, id: string, props: ExporterSetControllerProps = {}) {
+    super(scope, id);
+    const { opsPack, ...rest } = props;
+    const libProps: lib.ExporterSetControllerProps = {
+      ...rest,
+      opsPack: opsPack && {
+        ...opsPack,
+        scrapeInterval: opsPack.scrapeInterval && prometheusDuration(opsPack.scrapeInterval),
+      },
+    };
+    const inner = buildInner(
+      this,
+      () => new lib.ExporterSetController(this, DEFAULT_CHILD_ID, withoutUndefined(libProps)),
+    );
+    this.namespace = inner.namespace;
+    this.apiObjects = [...inner.apiObjects];
+  }
+}
