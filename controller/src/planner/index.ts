@@ -87,4 +87,3 @@ export { statusEquals, type ObservedOutcome, type StatusInputs } from './status/
 export { conditionEvents } from './status/condition-events';
 export { statusCounters, type StatusCounters } from './status/counters';
 export { WRITE_REASONS, type ExecutionOutcome } from './status/outcome';
-
