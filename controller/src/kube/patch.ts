@@ -86,7 +86,7 @@ export async function patchCustomObjectStatus<T>(
 
 /** Patches a Secret (the per-instance exporter config) and returns its wire form. */
 export async function patchSecret(
-  core: CoreV1Api,
+  core: Pick<CoreV1Api, 'patchNamespacedSecret'>,
   namespace: string,
   name: string,
   patch: Patch,
