@@ -13,6 +13,7 @@
  * the test cluster; `main.ts` only parses the command line and calls it.
  */
 import { classCredentialsReader } from './reconciler/instance-lifecycle';
+import { secretTrustStores } from './reconciler/trust-store';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { createClients, type KubeClients } from './kube/clients';
 import { createInformers, type ControllerInformers } from './kube/informers';
@@ -142,7 +143,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     clients,
     provisioner: options.provisioner,
     ...(options.provisioner.lifecycle !== undefined
-      ? { readCredentials: classCredentialsReader(clients.core) }
+      ? { readCredentials: classCredentialsReader(clients.core), trustStore: secretTrustStores(clients.core) }
       : {}),
     expectations,
     slowStart: new SlowStart(),

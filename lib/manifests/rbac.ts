@@ -66,7 +66,7 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
     apiGroups: [''],
     resources: ['secrets'],
     verbs: ['list', 'watch', 'create', 'patch'],
-    why: 'caches exporter credentials (kept: Exporter-owned only); writes per-instance config Secrets',
+    why: "caches exporter credentials (kept: Exporter-owned only); writes per-instance config Secrets, and a lifecycle provisioner's trusted host keys <credentials>-known-hosts",
   },
   {
     apiGroups: ['apps'],
@@ -102,15 +102,18 @@ export const CONTROLLER_RULES: readonly ControllerRule[] = [
 
 /**
  * What a provisioner with a lifecycle (off-cluster hosts, cloud APIs) adds: it reads its class's
- * credentials Secret (an SSH key, an API token) by name once a pass. In-cluster provisioners hand the
- * Secret to the exporter container by reference and never read it, so their controllers lack this.
+ * credentials Secret (an SSH key, an API token) by name once a pass, and the trust Secret beside it
+ * (`<credentials>-known-hosts`: host keys trusted on first use), which it writes with the `create` and
+ * `patch` every installation has. Neither name is known when the Role is made (classes come later), so
+ * `get` is not narrowed by resourceNames. In-cluster provisioners hand the Secret to the exporter
+ * container by reference and never read it, so their controllers lack this.
  */
 export const LIFECYCLE_RULES: readonly ControllerRule[] = [
   {
     apiGroups: [''],
     resources: ['secrets'],
     verbs: ['get'],
-    why: "a lifecycle provisioner's class credentials Secret (SSH key, API token), read once a pass",
+    why: "a lifecycle provisioner's class credentials Secret (SSH key, API token) and its <credentials>-known-hosts, read once a pass",
   },
 ];
 

@@ -28,7 +28,9 @@ export interface RenderedInstance {
 
 /**
  * A provisioner plug-in, named by `VirtualTargetClass.spec.provisioner`. The same object
- * runs at synth time (validate) and in the controller (validate, render, cleanup).
+ * runs at synth time (validate) and in the controller (validate, render, lifecycle). What an instance
+ * holds in the cluster goes with its Exporter by owner reference; what it holds elsewhere is removed by
+ * the lifecycle's `teardown`, before the Exporter is deleted, so a failure there is retried.
  */
 export interface Provisioner {
   readonly name: string;
@@ -40,8 +42,6 @@ export interface Provisioner {
   validate(parameters: unknown, context?: ValidationContext): ValidationIssue[];
   /** The objects for one instance; throws a ValidationError when the input cannot be rendered. */
   render(instance: InstanceInput): RenderedInstance;
-  /** Removes anything the instance holds outside the cluster. */
-  cleanup(instance: InstanceInput): Promise<void>;
   /**
    * The imperative lifecycle of an instance that is not a Pod (off-cluster hosts, cloud devices). The
    * controller realises such instances through it instead of applying `render`'s objects; in-cluster
@@ -76,9 +76,29 @@ export interface LifecycleNotice {
   readonly message: string;
 }
 
+/**
+ * What a lifecycle trusted on first use (an SSH host's key), kept so that a restarted controller trusts
+ * the same and refuses a change: one text document, read and replaced whole. The controller keeps it
+ * next to the class's credentials; the library only calls this interface, it never writes to the API
+ * server itself.
+ */
+export interface TrustStore {
+  /** Where the document is kept, for messages telling an admin how to accept a change; never a secret. */
+  readonly location: string;
+  /** The document as last read (a replace that finds it changed reads it again); undefined when none. */
+  read(): Promise<string | undefined>;
+  /**
+   * Writes `next` if the document is still `expected` (undefined: none yet); resolves false, writing
+   * nothing, when another writer changed it first. Rejects when it cannot be read or written.
+   */
+  replace(expected: string | undefined, next: string): Promise<boolean>;
+}
+
 /** An instance to realise, observe or tear down, with the class's credentials. */
 export interface LifecycleInstance extends InstanceInput {
   readonly credentials: ProvisionerCredentials;
+  /** Where trust on first use is kept across restarts; without it, only in the lifecycle's memory. */
+  readonly trust?: TrustStore;
   /** Reports a notice; the controller records it as an event on the instance's set. */
   readonly notify?: (notice: LifecycleNotice) => void;
 }
@@ -102,11 +122,12 @@ export interface InstanceLifecycle {
   /**
    * Names of the instances of `namespace` found realised on the provisioner's hosts, for leftover
    * removal. Only that namespace's: hosts are shared, and a set of the same name in another namespace
-   * has instances of the same names that are not leftovers.
+   * has instances of the same names that are not leftovers. `trust` is the instances' (LifecycleInstance).
    */
   realisedNames(
     parameters: JsonObject,
     credentials: ProvisionerCredentials,
     namespace: string,
+    trust?: TrustStore,
   ): Promise<readonly string[]>;
 }

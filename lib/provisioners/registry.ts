@@ -70,10 +70,10 @@ function assertProvisioner(p: unknown): asserts p is Provisioner {
   if (typeof candidate?.name !== 'string' || candidate.name.trim().length === 0) {
     throw new TypeError('a provisioner needs a non-empty name, such as "qemu.jumpstarter.dev"');
   }
-  for (const method of ['validate', 'render', 'cleanup'] as const) {
+  for (const method of ['validate', 'render'] as const) {
     if (typeof candidate[method] !== 'function') {
       throw new TypeError(
-        `provisioner "${candidate.name}" has no ${method}() function; a provisioner implements validate, render and cleanup`,
+        `provisioner "${candidate.name}" has no ${method}() function; a provisioner implements validate and render`,
       );
     }
   }

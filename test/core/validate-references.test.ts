@@ -24,7 +24,6 @@ function fakeProvisioner(name = 'qemu.jumpstarter.dev') {
     render() {
       throw new Error('not used');
     },
-    async cleanup() {},
   };
   return { provisioner, calls };
 }

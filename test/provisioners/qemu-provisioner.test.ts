@@ -101,16 +101,12 @@ describe('qemu provisioner › render', () => {
   });
 });
 
-describe('qemu provisioner › identity and cleanup', () => {
+describe('qemu provisioner › identity', () => {
   it('is named qemu.jumpstarter.dev', () => {
     expect(qemuProvisioner.name).toBe('qemu.jumpstarter.dev');
   });
 
   it('validates with the same rules as validateQemuParameters', () => {
     expect(qemuProvisioner.validate({ kvm: 'maybe' }).map((i) => i.path)).toEqual(['kvm']);
-  });
-
-  it('has nothing outside the cluster to clean up', async () => {
-    await expect(qemuProvisioner.cleanup(instance())).resolves.toBeUndefined();
   });
 });

@@ -20,7 +20,6 @@ function plugin(name: string): Provisioner {
     name,
     validate: () => [],
     render: () => ({ objects: [] }),
-    cleanup: async () => {},
   };
 }
 
@@ -40,6 +39,16 @@ describe('provisioner registry', () => {
     expect(alias.lifecycle).toBe(qemuSshProvisioner.lifecycle);
     expect(getProvisioner('android.jumpstarter.dev')).toBe(androidProvisioner);
     expect(getProvisioner('corellium.jumpstarter.dev')).toBe(corelliumProvisioner);
+  });
+
+  it('asks a provisioner for validate and render only: removal outside the cluster is the lifecycle teardown', () => {
+    // No hook that nothing calls: what an instance holds in the cluster goes with its Exporter, what it
+    // holds elsewhere is removed by lifecycle.teardown before the Exporter is deleted.
+    for (const p of builtinProvisioners) expect(Object.keys(p)).not.toContain('cleanup');
+    const registry = new ProvisionerRegistry([]);
+    const bare = { name: 'bare.example.com', validate: () => [], render: () => ({ objects: [] }) };
+    registry.register(bare);
+    expect(registry.get('bare.example.com')).toBe(bare);
   });
 
   it('reserves the JEP provisioners it does not implement yet', () => {
@@ -108,7 +117,7 @@ describe('provisioner registry', () => {
       'a provisioner needs a non-empty name, such as "qemu.jumpstarter.dev"',
     );
     expect(() => registry.register({ ...plugin('x.example.com'), render: undefined } as never)).toThrow(
-      'provisioner "x.example.com" has no render() function; a provisioner implements validate, render and cleanup',
+      'provisioner "x.example.com" has no render() function; a provisioner implements validate and render',
     );
     expect(registry.knownNames()).toEqual([...RESERVED_PROVISIONERS].sort());
   });

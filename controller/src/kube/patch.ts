@@ -79,7 +79,7 @@ export const patchCustomObjectStatus = customPatcher('status');
 
 /** Patches a Secret (the per-instance exporter config) and returns its wire form. */
 export async function patchSecret(
-  core: CoreV1Api,
+  core: Pick<CoreV1Api, 'patchNamespacedSecret'>,
   namespace: string,
   name: string,
   patch: Patch,

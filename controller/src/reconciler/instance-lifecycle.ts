@@ -153,7 +153,12 @@ export class SetLifecycle {
   async sweepLeftovers(template: Exporter, existing: ReadonlySet<string>): Promise<readonly string[]> {
     const input = await this.input(template);
     const namespace = template.metadata?.namespace ?? '';
-    const found = await this.context.lifecycle.realisedNames(input.parameters, input.credentials, namespace);
+    const found = await this.context.lifecycle.realisedNames(
+      input.parameters,
+      input.credentials,
+      namespace,
+      input.trust,
+    );
     const leftovers = found
       .filter((n) => !existing.has(n) && instanceOrdinal(this.context.setName, n) !== undefined)
       .slice(0, LEFTOVER_TEARDOWNS_PER_PASS);

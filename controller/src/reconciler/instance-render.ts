@@ -14,6 +14,7 @@ import {
   type Provisioner,
   type ProvisionerCredentials,
   type RenderedInstance,
+  type TrustStore,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
 import type { CacheView } from '../kube/informer-contract';
@@ -30,6 +31,11 @@ export interface RenderDeps {
    * lifecycle gets none.
    */
   readonly readCredentials?: (namespace: string, name: string) => Promise<ProvisionerCredentials>;
+  /**
+   * The trust store kept beside the class's credentials Secret `name` (host keys trusted on first use);
+   * without it a lifecycle keeps its trust in memory only.
+   */
+  readonly trustStore?: (namespace: string, name: string) => TrustStore;
 }
 
 /** Everything of an Exporter a render may read (not its status beyond these). */
@@ -56,6 +62,7 @@ export class SetRenderer {
   private readonly namespace: string;
   private caBundle: Promise<string | undefined> | undefined;
   private credentials: Promise<ProvisionerCredentials> | undefined;
+  private trust: TrustStore | undefined;
   /** What every instance of the pass shares, serialized once. */
   private setInputs: string | undefined;
 
@@ -85,13 +92,21 @@ export class SetRenderer {
     return this.deps.provisioner.render(await this.inputOf(exporter));
   };
 
-  /** The instance as a lifecycle sees it: the render's input and the class's credentials (read once a pass). */
+  /**
+   * The instance as a lifecycle sees it: the render's input, the class's credentials (read once a pass)
+   * and the trust store beside them (one a pass).
+   */
   readonly lifecycleInput = async (exporter: Exporter): Promise<LifecycleInstance> => {
     const input = await this.inputOf(exporter);
     const secret = input.virtualTargetClass.spec?.credentialsSecretRef?.name;
     const read = this.deps.readCredentials;
     this.credentials ??= secret && read ? read(this.namespace, secret) : Promise.resolve({});
-    return { ...input, credentials: await this.credentials };
+    if (secret && this.deps.trustStore) this.trust ??= this.deps.trustStore(this.namespace, secret);
+    return {
+      ...input,
+      credentials: await this.credentials,
+      ...(this.trust !== undefined ? { trust: this.trust } : {}),
+    };
   };
 
   private async inputOf(exporter: Exporter): Promise<InstanceInput> {

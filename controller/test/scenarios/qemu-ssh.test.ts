@@ -16,6 +16,7 @@ import {
   LEADER_ELECTION_RULES,
   controllerRules,
   QemuSshLifecycle,
+  fingerprint,
   qemuSshProvisioner,
   type LifecycleNotice,
 } from 'virtual-exporters/internal';
@@ -28,6 +29,7 @@ import {
   createClass,
   createSet,
   condition,
+  launchController,
   eventsOf,
   getSet,
   instancesOf,
@@ -46,26 +48,31 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
   });
   const startScenario = scenarioPerTest();
   let agent: HostAgent | undefined;
+  let scenario: Scenario | undefined;
+
+  const sshLifecycle = (notices: LifecycleNotice[] = []) =>
+    new QemuSshLifecycle({
+      hostRoot: (host) => lab.host(host.name).root,
+      onNotice: (n) => notices.push(n),
+      connectTimeoutMs: 5000,
+    });
 
   async function sshScenario(
     notices: LifecycleNotice[] = [],
     privateKey: string = lab.clientKey.privateKey,
   ): Promise<Scenario['cluster']> {
-    const lifecycle = new QemuSshLifecycle({
-      hostRoot: (host) => lab.host(host.name).root,
-      onNotice: (n) => notices.push(n),
-      connectTimeoutMs: 5000,
-    });
+    const lifecycle = sshLifecycle(notices);
     for (const host of lab.hosts) host.reset();
-    const scenario = await startScenario({
+    const started = await startScenario({
       speedUp: 20,
       controller: { provisioner: { ...qemuSshProvisioner, lifecycle } },
     });
-    const { cluster } = scenario;
+    scenario = started;
+    const { cluster } = started;
     agent?.stop();
     agent = new HostAgent(lab.hosts, cluster.kubelet!.processes);
-    const origStop = scenario.stop.bind(scenario);
-    scenario.stop = async () => {
+    const origStop = started.stop.bind(started);
+    started.stop = async () => {
       agent?.stop();
       await origStop();
     };
@@ -198,6 +205,54 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
       for (let i = 0; i + 16 <= body.length; i += 16) expect(text).not.toContain(body.slice(i, i + 16));
     }
     for (const host of lab.hosts) expect(files(host)).toEqual([]);
+  });
+
+  it('keeps first-use trust in <credentials>-known-hosts: a restarted controller refuses a changed key, naming the host, both fingerprints and the fix', async () => {
+    const cluster = await sshScenario();
+    createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
+    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    const secrets = cluster.registry.get('', 'v1', 'secrets')!;
+    const trusted = () => {
+      const data = cluster.store.get(secrets, NS, 'lab-ssh-known-hosts')?.data as
+        Record<string, string> | undefined;
+      return data?.known_hosts === undefined
+        ? []
+        : Buffer.from(data.known_hosts, 'base64').toString('utf8').split('\n');
+    };
+    const [h0] = lab.hosts as [SshdHost];
+    const before = h0.knownHostsLine();
+    // Written on first use, one line per host, beside the class's credentials Secret lab-ssh.
+    for (const host of lab.hosts) expect(trusted()).toContain(host.knownHostsLine());
+
+    // The controller restarts (nothing in memory) while h0 gets a new host key.
+    await scenario!.manager.stop();
+    await h0.stop();
+    h0.newHostKey();
+    await h0.resume();
+    scenario!.manager = await launchController(cluster, CONTROLLER, {
+      provisioner: { ...qemuSshProvisioner, lifecycle: sshLifecycle() },
+    });
+    const print = (line: string) => fingerprint(Buffer.from(line.split(' ')[2]!, 'base64'));
+    const refused = await until(
+      'InstancesHealthy=False: the changed key refused',
+      () => {
+        const healthy = condition(getSet(cluster, 'pool'), ConditionTypes.InstancesHealthy);
+        return healthy?.status === 'False' &&
+          healthy.message?.includes('changed since it was trusted on first use')
+          ? healthy
+          : undefined;
+      },
+      30_000,
+    );
+    expect(refused.reason).toBe(ConditionReasons.InstancesUnobserved);
+    expect(refused.message).toContain(
+      `host key of [${h0.name}]:${h0.port} changed since it was trusted on first use: the host presents ` +
+        `${print(h0.knownHostsLine())}, ${print(before)} was recorded in Secret ${NS}/lab-ssh-known-hosts (key known_hosts); ` +
+        `if the change is expected, remove the line of [${h0.name}]:${h0.port} there`,
+    );
+    // Nothing was trusted anew: the store still holds the old key.
+    expect(trusted()).toContain(before);
+    expect(trusted()).not.toContain(h0.knownHostsLine());
   });
 
   it('drains on deletion: every instance is torn down on its host before its Exporter goes', async () => {

@@ -134,7 +134,6 @@ export function fakeLifecycleProvisioner(lifecycle: FakeLifecycle): Provisioner 
     name: FAKE_PROVISIONER,
     validate: () => [],
     render: () => ({ objects: [] }),
-    cleanup: async () => undefined,
     lifecycle,
   };
 }

@@ -9,7 +9,7 @@ import { validateAndroidParameters } from './validate';
  * `android.jumpstarter.dev` (in-cluster emulator): each instance is a config Secret and a Pod with
  * the QEMU layout and an Android emulator runtime. `render` refuses (ValidationError) invalid merged
  * parameters, driver problems and an Exporter without uid, endpoint or token, as `qemu.jumpstarter.dev`
- * does; `cleanup` has nothing to do (the Exporter owns the Pod and Secret).
+ * does. The Exporter owns the Pod and Secret.
  */
 export const androidProvisioner: Provisioner = podProvisioner({
   name: ProvisionerNames.android,

@@ -78,8 +78,7 @@ export interface PodProvisionerSpec extends Omit<InstanceRecipe, 'validate'> {
 
 /**
  * A provisioner whose instances are a config Secret and a Pod, both owned by the Exporter: `render`
- * is {@link renderInstance} with the spec's recipe, and `cleanup` has nothing to do, since deleting the
- * Exporter garbage-collects both.
+ * is {@link renderInstance} with the spec's recipe; deleting the Exporter garbage-collects both.
  */
 export function podProvisioner(spec: PodProvisionerSpec): Provisioner {
   const { name, validate, ...recipe } = spec;
@@ -88,6 +87,5 @@ export function podProvisioner(spec: PodProvisionerSpec): Provisioner {
     validate,
     render: (instance) =>
       renderInstance(instance, { ...recipe, validate: (parameters) => validate(parameters) }),
-    async cleanup(): Promise<void> {},
   };
 }

@@ -25,8 +25,8 @@ function credentialIssues(instance: InstanceInput): ValidationIssue[] {
  * the exporter, whose Corellium driver creates the cloud device on power on and destroys it on power
  * off. `render` refuses (ValidationError) invalid merged parameters, driver problems, a class without
  * credentials, and an Exporter without uid, endpoint or token, as `qemu.jumpstarter.dev` does.
- * `cleanup` has nothing to do in the cluster (the Exporter owns the Pod and Secret); the cloud device
- * is the driver's: it creates it on power on and destroys it on power off.
+ * The Exporter owns the Pod and Secret; the cloud device is the driver's: it creates it on power on and
+ * destroys it on power off.
  */
 export const corelliumProvisioner: Provisioner = podProvisioner({
   name: ProvisionerNames.corellium,

@@ -8,6 +8,7 @@ export * from './remote-files';
 export * from './host-backoff';
 export * from './host-choice';
 export * from './host-keys';
+export * from './memory-trust-store';
 export * from './ssh-client';
 export * from './lifecycle';
 export * from './provisioner';

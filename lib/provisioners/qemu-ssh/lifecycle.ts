@@ -13,7 +13,8 @@
  * - realisedNames: our files on every reachable host, for the namespace asked about.
  *
  * One connection per host per call, always closed before the call returns. The key comes from the
- * class's credentials (`ssh-privatekey`) and appears in no message.
+ * class's credentials (`ssh-privatekey`) and appears in no message. Host keys are checked against
+ * `knownHosts` and the instance's trust store (host-keys.ts) before a connection is used.
  */
 import { ValidationError } from '../../core/issue';
 import type {
@@ -23,12 +24,14 @@ import type {
   ObservedInstance,
   Placement,
   ProvisionerCredentials,
+  TrustStore,
 } from '../provisioner';
 import { isPlainObject } from '../../core/plain-object';
 import { HOST_ANNOTATION, SSH_PRIVATE_KEY } from './constants';
 import { HostBackoff } from './host-backoff';
 import { chooseHosts } from './host-choice';
-import { HostKeyPins } from './host-keys';
+import { checkHostKey } from './host-keys';
+import { MemoryTrustStore } from './memory-trust-store';
 import { DEFAULT_SSH_PORT, DEFAULT_SSH_USER, resolveHosts, type ResolvedHost } from './parameters';
 import { REMOTE_DIR_MODES, renderRemoteFiles } from './remote-files';
 import {
@@ -55,6 +58,19 @@ export interface QemuSshLifecycleOptions {
   readonly backoff?: HostBackoff;
   /** The clock for backoff, in ms. @default Date.now */
   readonly now?: () => number;
+  /**
+   * Where host keys trusted on first use are kept for an instance that brings no trust store of its own
+   * (`LifecycleInstance.trust`). @default a MemoryTrustStore of this lifecycle
+   */
+  readonly trust?: TrustStore;
+}
+
+/** What opening a connection to a host takes: the login key, the pins, the trust store, the notices. */
+interface HostAccess {
+  readonly privateKey: string;
+  readonly knownHosts: string | undefined;
+  readonly trust: TrustStore;
+  readonly notify?: ((notice: LifecycleNotice) => void) | undefined;
 }
 
 /** What `systemctl show` says of one unit. */
@@ -122,8 +138,9 @@ export function instanceStateOf(
 }
 
 export class QemuSshLifecycle implements InstanceLifecycle {
-  readonly hostKeys = new HostKeyPins();
   readonly backoff: HostBackoff;
+  /** The trust store of instances that bring none. */
+  readonly trust: TrustStore;
   /** Also receives every notice (the instance's `notify` gets it as well); settable after construction. */
   onNotice: ((notice: LifecycleNotice) => void) | undefined;
   private readonly now: () => number;
@@ -134,24 +151,18 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     this.onNotice = options.onNotice;
     this.backoff = options.backoff ?? new HostBackoff();
     this.now = options.now ?? Date.now;
+    this.trust = options.trust ?? new MemoryTrustStore();
   }
 
   async realise(instance: LifecycleInstance, placements: readonly Placement[]): Promise<Placement> {
     const rendered = renderRemoteFiles(instance);
-    const key = privateKeyOf(instance.credentials);
+    const access = this.accessOf(instance);
     const hosts = resolveHosts(instance.parameters);
-    const knownHosts = knownHostsOf(instance.parameters);
 
     // A realise whose placement was never recorded left the files on some host: finish it there.
-    const existing = await this.findInstance(hosts, key, knownHosts, rendered.layout, instance.notify);
+    const existing = await this.findInstance(hosts, access, rendered.layout);
     if (existing !== undefined) {
-      await this.withHost(
-        existing,
-        key,
-        knownHosts,
-        (c) => this.install(c, rendered.files, rendered.layout),
-        instance.notify,
-      );
+      await this.withHost(existing, access, (c) => this.install(c, rendered.files, rendered.layout));
       return { [HOST_ANNOTATION]: existing.name };
     }
 
@@ -160,13 +171,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     const failures: string[] = [];
     for (const { host } of choice.candidates) {
       try {
-        await this.withHost(
-          host,
-          key,
-          knownHosts,
-          (c) => this.install(c, rendered.files, rendered.layout),
-          instance.notify,
-        );
+        await this.withHost(host, access, (c) => this.install(c, rendered.files, rendered.layout));
         return { [HOST_ANNOTATION]: host.name };
       } catch (error) {
         if (!(error instanceof SshConnectError)) throw error;
@@ -189,27 +194,21 @@ export class QemuSshLifecycle implements InstanceLifecycle {
       };
     }
     try {
-      return await this.withHost(
-        host,
-        privateKeyOf(instance.credentials),
-        knownHostsOf(instance.parameters),
-        async (c) => {
-          const out = await c.run(
-            `systemctl show -p LoadState,ActiveState,Result,ExecMainStatus ${shellQuote(layout.runtimeService)} ${shellQuote(layout.exporterService)}`,
-            'systemctl show',
-          );
-          const [runtime, exporter] = parseUnitStates(out);
-          if (runtime === undefined || exporter === undefined) {
-            return {
-              state: 'unknown',
-              reason: 'ObserveFailed',
-              message: `host ${host.name}: systemctl show answered ${JSON.stringify(out.slice(0, 200))}`,
-            };
-          }
-          return instanceStateOf(layout, runtime, exporter);
-        },
-        instance.notify,
-      );
+      return await this.withHost(host, this.accessOf(instance), async (c) => {
+        const out = await c.run(
+          `systemctl show -p LoadState,ActiveState,Result,ExecMainStatus ${shellQuote(layout.runtimeService)} ${shellQuote(layout.exporterService)}`,
+          'systemctl show',
+        );
+        const [runtime, exporter] = parseUnitStates(out);
+        if (runtime === undefined || exporter === undefined) {
+          return {
+            state: 'unknown',
+            reason: 'ObserveFailed',
+            message: `host ${host.name}: systemctl show answered ${JSON.stringify(out.slice(0, 200))}`,
+          };
+        }
+        return instanceStateOf(layout, runtime, exporter);
+      });
     } catch (error) {
       if (error instanceof SshConnectError) {
         return { state: 'unknown', reason: 'HostUnreachable', message: error.message };
@@ -220,12 +219,11 @@ export class QemuSshLifecycle implements InstanceLifecycle {
 
   async teardown(instance: LifecycleInstance, placement: Placement): Promise<void> {
     const layout = layoutOf(instance);
-    const key = privateKeyOf(instance.credentials);
-    const knownHosts = knownHostsOf(instance.parameters);
+    const access = this.accessOf(instance);
     const recorded = placement[HOST_ANNOTATION];
     if (recorded !== undefined) {
       const host = this.hostOf(instance.parameters, recorded)!;
-      await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notify);
+      await this.withHost(host, access, (c) => this.remove(c, layout));
       return;
     }
     // No placement (never realised, or a leftover): wherever it may be. A host that cannot be reached is
@@ -233,7 +231,7 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     await Promise.all(
       resolveHosts(instance.parameters).map(async (host) => {
         try {
-          await this.withHost(host, key, knownHosts, (c) => this.remove(c, layout), instance.notify);
+          await this.withHost(host, access, (c) => this.remove(c, layout));
         } catch (error) {
           if (!(error instanceof SshConnectError)) throw error;
         }
@@ -245,15 +243,19 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     parameters: Readonly<Record<string, unknown>>,
     credentials: ProvisionerCredentials,
     namespace: string,
+    trust?: TrustStore,
   ): Promise<readonly string[]> {
-    const key = privateKeyOf(credentials);
-    const knownHosts = knownHostsOf(parameters);
+    const access: HostAccess = {
+      privateKey: privateKeyOf(credentials),
+      knownHosts: knownHostsOf(parameters),
+      trust: trust ?? this.trust,
+    };
     const found = new Set<string>();
     await Promise.all(
       resolveHosts(parameters).map(async (host) => {
         if (this.backoff.backedOff(host.name, this.now()) !== undefined) return;
         try {
-          const out = await this.withHost(host, key, knownHosts, (c) =>
+          const out = await this.withHost(host, access, (c) =>
             c.run(
               [REMOTE_UNIT_DIR, REMOTE_CONFIG_DIR]
                 .map(
@@ -294,10 +296,8 @@ export class QemuSshLifecycle implements InstanceLifecycle {
   /** The host (reachable, in the listed order) that already has the instance's exporter unit. */
   private async findInstance(
     hosts: readonly ResolvedHost[],
-    key: string,
-    knownHosts: string | undefined,
+    access: HostAccess,
     layout: RemoteLayout,
-    notice: ((notice: LifecycleNotice) => void) | undefined,
   ): Promise<ResolvedHost | undefined> {
     const found = await Promise.all(
       hosts.map(async (host) => {
@@ -305,11 +305,9 @@ export class QemuSshLifecycle implements InstanceLifecycle {
         try {
           return await this.withHost(
             host,
-            key,
-            knownHosts,
+            access,
             async (c) =>
               (await c.exec(`test -e ${shellQuote(this.path(host, layout.exporterUnitPath))}`)).code === 0,
-            notice,
           );
         } catch (error) {
           if (!(error instanceof SshConnectError)) throw error;
@@ -356,14 +354,23 @@ export class QemuSshLifecycle implements InstanceLifecycle {
     );
   }
 
+  /** What connecting for `instance` takes. */
+  private accessOf(instance: LifecycleInstance): HostAccess {
+    return {
+      privateKey: privateKeyOf(instance.credentials),
+      knownHosts: knownHostsOf(instance.parameters),
+      trust: instance.trust ?? this.trust,
+      notify: instance.notify,
+    };
+  }
+
   /** Opens a connection to `host`, runs `work`, always closes; connect failures back the host off. */
   private async withHost<T>(
     host: ResolvedHost,
-    privateKey: string,
-    knownHosts: string | undefined,
+    access: HostAccess,
     work: (c: SshConnection) => Promise<T>,
-    notice?: (notice: LifecycleNotice) => void,
   ): Promise<T> {
+    const { privateKey, knownHosts, trust, notify: notice } = access;
     let connection: SshConnection;
     const notices: LifecycleNotice[] = [];
     try {
@@ -373,8 +380,8 @@ export class QemuSshLifecycle implements InstanceLifecycle {
         ...(this.options.connectTimeoutMs !== undefined
           ? { connectTimeoutMs: this.options.connectTimeoutMs }
           : {}),
-        verifyHostKey: (key) => {
-          const verdict = this.hostKeys.check(host.name, host.port, key, knownHosts);
+        verifyHostKey: async (key) => {
+          const verdict = await checkHostKey(host.name, host.port, key, knownHosts, trust);
           if (!verdict.ok) return verdict.message;
           if (verdict.notice) notices.push(verdict.notice);
           return undefined;

@@ -6,7 +6,8 @@ import { validateQemuSshParameters } from './validate';
 
 /**
  * The lifecycle the built-in `qemu-ssh.jumpstarter.dev` (and its alias) use: one per process, so host
- * keys trusted on first use and host backoff are shared by every set of the controller.
+ * backoff is shared by every set of the controller. Host keys trusted on first use are kept in each
+ * instance's trust store (the controller's: a Secret next to the class's credentials).
  */
 export const qemuSshLifecycle = new QemuSshLifecycle();
 
@@ -22,8 +23,6 @@ export const qemuSshProvisioner: Provisioner = {
     renderRemoteFiles(instance);
     return { objects: [] };
   },
-  /** Nothing in the cluster to clean; the lifecycle's teardown removes everything on the host. */
-  async cleanup(): Promise<void> {},
   lifecycle: qemuSshLifecycle,
 };
 

@@ -31,8 +31,11 @@ export class SshConnectError extends Error {
 export interface SshConnectOptions {
   readonly host: ResolvedHost;
   readonly privateKey: string;
-  /** Returns undefined to accept the key, or the reason to refuse it. */
-  readonly verifyHostKey: (key: Buffer) => string | undefined;
+  /**
+   * Resolves undefined to accept the key, or the reason to refuse it; the session waits for it (within
+   * the connect timeout), so the key can be recorded before the connection is used.
+   */
+  readonly verifyHostKey: (key: Buffer) => Promise<string | undefined>;
   readonly connectTimeoutMs?: number;
   readonly commandTimeoutMs?: number;
 }
@@ -134,9 +137,19 @@ export class SshConnection {
           privateKey: options.privateKey,
           readyTimeout: timeoutMs,
           tryKeyboard: false,
-          hostVerifier: (key: Buffer) => {
-            refusal = options.verifyHostKey(key);
-            return refusal === undefined;
+          // Two parameters: ssh2 waits for `verify` (returning undefined leaves the answer to it).
+          hostVerifier: (key: Buffer, verify: (ok: boolean) => void): undefined => {
+            options.verifyHostKey(key).then(
+              (reason) => {
+                refusal = reason;
+                if (!settled) verify(reason === undefined);
+              },
+              (error: unknown) => {
+                refusal = `the host key could not be checked: ${(error as Error).message}`;
+                if (!settled) verify(false);
+              },
+            );
+            return undefined;
           },
         });
       } catch (error) {

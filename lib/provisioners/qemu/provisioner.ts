@@ -10,7 +10,7 @@ import { validateQemuParameters } from './validate';
  * `render` refuses (ValidationError) what `jmp run` could not start with: invalid merged parameters
  * (paths under `parameters`), driver problems (paths under `spec.template.spec.drivers`), and an
  * Exporter without uid, endpoint or token (`jmp run` needs all three, so the Pod comes only after them).
- * `cleanup` has nothing to do: the Pod and Secret are owned by the Exporter and garbage-collected with it.
+ * The Pod and Secret are owned by the Exporter and garbage-collected with it.
  */
 export const qemuProvisioner: Provisioner = podProvisioner({
   name: ProvisionerNames.qemu,

@@ -3,6 +3,7 @@ import type { JsonObject } from '../../../lib/api';
 import {
   HOST_ANNOTATION,
   QemuSshLifecycle,
+  fingerprint,
   remoteLayout,
   type LifecycleInstance,
   type LifecycleNotice,
@@ -245,5 +246,49 @@ describeWithSshd('qemu-ssh lifecycle', () => {
     });
     expect(notices).toEqual([]);
     await ok.teardown(instance('hk-0', { params: pinnedNew }), placement);
+  });
+
+  it('keeps first-use trust in the instance trust store: a restarted lifecycle refuses a changed key', async () => {
+    // The store as the controller keeps one beside the class's credentials (a document replaced whole).
+    let document: string | undefined;
+    const trust = {
+      location: 'Secret lab/lab-ssh-known-hosts (key known_hosts)',
+      read: async () => document,
+      replace: async (expected: string | undefined, next: string) => {
+        if (document !== expected) return false;
+        document = next;
+        return true;
+      },
+    };
+    const params = parameters({ hosts: [{ name: h0.name, port: h0.port }] });
+    const trusting = (name: string): LifecycleInstance => ({ ...instance(name, { params }), trust });
+    const notices: LifecycleNotice[] = [];
+    const placement = await lifecycle(notices).realise(trusting('tr-0'), []);
+    // Written on first use, before the connection was used.
+    const before = h0.knownHostsLine();
+    expect(document?.split('\n')).toContain(before);
+    expect(notices.map((n) => n.message)).toEqual([expect.stringContaining(`on first use: SHA256:`)]);
+    expect(notices[0]!.message).toContain('recorded in Secret lab/lab-ssh-known-hosts (key known_hosts)');
+
+    // A restarted controller: nothing in memory, the same store; the host now offers another key.
+    await h0.stop();
+    h0.newHostKey();
+    await h0.resume();
+    const print = (line: string) => fingerprint(Buffer.from(line.split(' ')[2]!, 'base64'));
+    const observed = await lifecycle().observe(trusting('tr-0'), placement);
+    expect(observed.state).toBe('unknown');
+    expect(observed.message).toContain(
+      `host key of [${h0.name}]:${h0.port} changed since it was trusted on first use: the host presents ` +
+        `${print(h0.knownHostsLine())}, ${print(before)} was recorded in Secret lab/lab-ssh-known-hosts (key known_hosts); ` +
+        `if the change is expected, remove the line of [${h0.name}]:${h0.port} there`,
+    );
+    expect(document?.split('\n')).toContain(before);
+
+    // The admin removes the line: the next connection trusts the new key on first use and records it.
+    document = document!.replace(`${before}\n`, '');
+    const accepted = lifecycle();
+    expect(await accepted.observe(trusting('tr-0'), placement)).toEqual({ state: 'running' });
+    expect(document.split('\n')).toContain(h0.knownHostsLine());
+    await accepted.teardown(trusting('tr-0'), placement);
   });
 });
