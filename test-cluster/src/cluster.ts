@@ -1,7 +1,7 @@
 /**
  * `startTestCluster()`: the entry point of the test cluster (SPEC §5) — a registry of our CRDs and the
  * built-in kinds, an in-memory store on a (possibly sped-up) clock, and the HTTP API server over it,
- * with counters, fault injection and kubeconfigs per identity. Simulators attach to `store` and
+ * with counters, fault injection, request hooks and kubeconfigs per identity. Simulators attach to `store` and
  * `clock` and register their shutdown with `onStop`.
  */
 import type { KubeConfig } from '@kubernetes/client-node';
@@ -9,6 +9,7 @@ import { jumpstarterCrds, ourCrds, type CustomResourceDefinition } from 'virtual
 import { clusterClocks, realClock, type ClockOffsets, type ClusterClocks } from './clock';
 import { RequestCounters } from './counters';
 import { FaultInjector } from './faults';
+import { RequestHooks } from './request-hooks';
 import type { FieldValidation } from './field-validation';
 import { ADMIN_IDENTITY, kubeconfigYaml, makeKubeConfig } from './kubeconfig';
 import { createRegistry, resourceTypeFromCrd } from './registry';
@@ -101,6 +102,11 @@ export interface TestCluster {
   installCrds(crds: readonly CustomResourceDefinition[]): void;
   readonly counters: RequestCounters;
   readonly faults: FaultInjector;
+  /**
+   * A test's code run before matching requests are served (request-hooks.ts), to force an
+   * interleaving: `hooks.before({ verb: 'delete', resource: 'exporters', times: 1 }, async () => …)`.
+   */
+  readonly hooks: RequestHooks;
   /** True time: timers of every machine, and Jumpstarter's clock. */
   readonly clock: Clock;
   /** The machines' skewed clocks: the store stamps on `apiServer`, the kubelet on `kubelet`. */
@@ -130,10 +136,12 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
   });
   const counters = new RequestCounters();
   const faults = new FaultInjector({ seed: options.seed });
+  const hooks = new RequestHooks();
   const server = await startApiServer({
     store,
     counters,
     faults,
+    hooks,
     watchTimeoutSeconds: options.watchTimeoutSeconds,
     ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
   });
@@ -171,6 +179,7 @@ export async function startTestCluster(options: TestClusterOptions = {}): Promis
     },
     counters,
     faults,
+    hooks,
     clock,
     clocks,
     jumpstarter,

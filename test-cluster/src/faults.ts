@@ -200,7 +200,7 @@ export class FaultInjector {
     const fired: Extract<FaultRule, { kind: K }>[] = [];
     for (const entry of this.active.values()) {
       const { rule } = entry;
-      if (!wanted.includes(rule.kind) || !matches(rule, request)) continue;
+      if (!wanted.includes(rule.kind) || !requestMatches(rule, request)) continue;
       if (rule.times !== undefined && entry.hits >= rule.times) continue;
       if (rule.rate !== undefined && rule.rate < 1 && this.random() >= rule.rate) continue;
       entry.hits += 1;
@@ -211,7 +211,8 @@ export class FaultInjector {
   }
 }
 
-function matches(rule: FaultMatch, request: RequestAttributes): boolean {
+/** Whether `request` is one `rule` applies to (request hooks match the same way, request-hooks.ts). */
+export function requestMatches(rule: FaultMatch, request: RequestAttributes): boolean {
   return (
     oneOf(rule.verb, request.verb) &&
     oneOf(rule.group, request.group) &&

@@ -5,6 +5,7 @@ export * from './kube';
 export * from './ports';
 export * from './counters';
 export * from './faults';
+export * from './request-hooks';
 export * from './kubeconfig';
 export * from './server';
 export * from './field-validation';

@@ -2,7 +2,8 @@
  * The HTTP face of the test cluster: a `node:http` server on 127.0.0.1 that speaks the Kubernetes REST
  * API over an `ObjectStore` — discovery, get/list/watch, create, update, patch (merge, JSON, strategic
  * as merge), delete and deletecollection, the status and scale subresources — with `Status` error
- * bodies, bearer-token identities, request counters and fault injection. Storage semantics
+ * bodies, bearer-token identities, request counters, fault injection and request hooks (a test's code
+ * run before a matching request is served, request-hooks.ts). Storage semantics
  * (versions, conflicts, admission, finalizers, GC, selectors, checking a body against its URL) belong
  * to the store; this layer routes, parses bodies and query parameters, and renders results.
  *
@@ -31,6 +32,7 @@ import { isTrue, route, type ResourceRoute } from './http-route';
 import { stringifyJson } from './json-values';
 import { ANONYMOUS_IDENTITY, identityOfToken } from './kubeconfig';
 import { MAX_REQUEST_BODY_BYTES } from './limits';
+import { RequestHooks } from './request-hooks';
 import {
   ApiError,
   apiVersionOf,
@@ -50,6 +52,8 @@ export interface ApiServerOptions {
   readonly counters?: RequestCounters;
   /** @default a new FaultInjector (seed 1) */
   readonly faults?: FaultInjector;
+  /** @default new RequestHooks() */
+  readonly hooks?: RequestHooks;
   /**
    * A watch without `timeoutSeconds` ends after a random time between this and twice this (real
    * seconds), as kube-apiserver spreads its watch timeouts.
@@ -72,6 +76,7 @@ export interface ApiServer {
   readonly port: number;
   readonly counters: RequestCounters;
   readonly faults: FaultInjector;
+  readonly hooks: RequestHooks;
   /** Ends open watches, closes every connection and stops listening. */
   close(): Promise<void>;
 }
@@ -87,10 +92,12 @@ const PATCH_TYPES: Record<string, PatchType> = {
 export async function startApiServer(options: ApiServerOptions): Promise<ApiServer> {
   const counters = options.counters ?? new RequestCounters();
   const faults = options.faults ?? new FaultInjector();
+  const hooks = options.hooks ?? new RequestHooks();
   const context: HandlerContext = {
     store: options.store,
     counters,
     faults,
+    hooks,
     watchTimeoutMs: (options.watchTimeoutSeconds ?? 30) * 1000,
     fieldValidation: options.fieldValidation ?? 'Warn',
     watches: new Set(),
@@ -116,6 +123,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
     port,
     counters,
     faults,
+    hooks,
     close() {
       closing ??= new Promise<void>((resolve) => {
         context.closed = true;
@@ -134,6 +142,7 @@ interface HandlerContext {
   readonly store: ObjectStore;
   readonly counters: RequestCounters;
   readonly faults: FaultInjector;
+  readonly hooks: RequestHooks;
   readonly watchTimeoutMs: number;
   readonly fieldValidation: FieldValidation;
   /** Open watch streams, ended on close. */
@@ -194,6 +203,7 @@ async function handle(ctx: HandlerContext, req: IncomingMessage, res: ServerResp
   try {
     const delay = ctx.faults.latencyFor(attrs);
     if (delay > 0) await sleep(ctx, delay);
+    await ctx.hooks.runBefore(attrs);
     if (ctx.closed) {
       res.destroy();
       return;

@@ -177,6 +177,46 @@ describe('lifecycle › delete options', () => {
     });
   });
 
+  it('refuses a delete guarded by the resourceVersion read before a /status write (409); the new one deletes', async () => {
+    // The controller deletes an instance only as it decided on it: a lease assigned since writes the
+    // Exporter's status.leaseRef, which moves the resourceVersion of the whole object.
+    const at = { ...exporters, namespace: 'default', name: 'guarded-status' };
+    const read = await api.custom.createNamespacedCustomObject({
+      ...exporters,
+      namespace: 'default',
+      body: {
+        apiVersion: JUMPSTARTER_API_VERSION,
+        kind: Kinds.Exporter,
+        metadata: { name: at.name },
+        spec: {},
+      },
+    });
+    const written = await api.custom.patchNamespacedCustomObjectStatus(
+      { ...at, body: { status: { leaseRef: { name: 'late' } } } },
+      merge,
+    );
+    expect(written.metadata.resourceVersion).not.toBe(read.metadata.resourceVersion);
+    const stale = await rejection(
+      api.custom.deleteNamespacedCustomObject({
+        ...at,
+        body: { preconditions: { uid: read.metadata.uid, resourceVersion: read.metadata.resourceVersion } },
+      }),
+    );
+    expect(stale.status).toMatchObject({
+      code: 409,
+      reason: 'Conflict',
+      message: `Operation cannot be fulfilled on Exporter.${exporters.group} "${at.name}": the ResourceVersion in the precondition (${read.metadata.resourceVersion}) does not match the ResourceVersion in record (${written.metadata.resourceVersion}). The object might have been modified`,
+    });
+    expect((await api.custom.getNamespacedCustomObject(at)).status.leaseRef).toEqual({ name: 'late' });
+    await api.custom.deleteNamespacedCustomObject({
+      ...at,
+      body: { preconditions: { uid: read.metadata.uid, resourceVersion: written.metadata.resourceVersion } },
+    });
+    await eventually(async () =>
+      expect((await rejection(api.custom.getNamespacedCustomObject(at))).code).toBe(404),
+    );
+  });
+
   it('refuses invalid DeleteOptions with 422 before looking for the object', async () => {
     const unsupported = await rejection(
       api.core.deleteNamespacedConfigMap({

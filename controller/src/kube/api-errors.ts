@@ -35,6 +35,14 @@ export function isAlreadyExists(error: unknown): boolean {
   return reason === undefined || reason === 'AlreadyExists';
 }
 
+/**
+ * 409 Conflict: a precondition or a resourceVersion the write was guarded by no longer holds — the
+ * object changed (or was replaced) since it was read; nothing was written.
+ */
+export function isConflict(error: unknown): boolean {
+  return statusCode(error) === 409 && statusBody(error)?.reason === 'Conflict';
+}
+
 /** The API server's message (`Status.message`), else the error's own message. */
 export function apiErrorMessage(error: unknown): string {
   const message = statusBody(error)?.message;

@@ -3,8 +3,10 @@
  * are never reused, so AlreadyExists on a create of an object we own means an earlier create of it
  * landed, and NotFound on a delete means it is gone; both are `done-already`, which counts as success.
  * An Exporter create that finds its name taken by an Exporter the set does not own (one made by hand
- * or by another tool) is `taken`: the name is skipped at once, nothing waits for it. Renders happen
- * here (config Secret, then Pod): a credential Secret without a token yet fails like any other write.
+ * or by another tool) is `taken`: the name is skipped at once, nothing waits for it. An Exporter delete
+ * is guarded by the uid and resourceVersion the pass decided on; refused (409) it is `changed`. Renders
+ * happen here (config Secret, then Pod): a credential Secret without a token yet fails like any other
+ * write.
  *
  * A failure carries the reason of the write that failed (§3.18: `FailedCreatePod`,
  * `FailedCreateSecret`, `FailedRender`, ...), named by the step, not just by the action: one
@@ -17,7 +19,7 @@ import {
   configSecretName,
   type ExporterSet,
 } from 'virtual-exporters/internal';
-import { apiErrorMessage, isAlreadyExists, isNotFound } from '../kube/api-errors';
+import { apiErrorMessage, isAlreadyExists, isConflict, isNotFound } from '../kube/api-errors';
 import type { KubeClients } from '../kube/clients';
 import { jsonPatch, mergePatch, patchPod, patchSecret } from '../kube/patch';
 import { isOwnedBy, type Action, type LabelInstanceAction } from '../planner';
@@ -103,14 +105,8 @@ async function write(action: Action, clients: KubeClients, world: SetWorld): Pro
       await clients.exporters.patch(namespace, action.name, mergePatch(patch));
       return APPLIED;
     }
-    case 'DeleteExporter': {
-      const uid = world.exporters.get(action.name)?.metadata?.uid;
-      // The remote side first: an Exporter deleted before its teardown leaves it to the leftover sweep.
-      if (world.lifecycle && uid !== undefined) {
-        await step(R.FailedTeardown, () => world.lifecycle!.teardown(action.name, undefined));
-      }
-      return unless(isNotFound, () => clients.exporters.delete(namespace, action.name, uid ? { uid } : {}));
-    }
+    case 'DeleteExporter':
+      return deleteExporter(clients, world, action.name);
     case 'RecordRevision':
       // Named after its hash: AlreadyExists means this revision is recorded (and is never updated).
       return unless(isAlreadyExists, () => clients.controllerRevisions.create(namespace, action.revision));
@@ -123,6 +119,33 @@ async function write(action: Action, clients: KubeClients, world: SetWorld): Pro
         ),
       );
   }
+}
+
+/**
+ * Deletes an instance's Exporter only as the pass saw it (§3.7): preconditions on the uid and the
+ * resourceVersion the decision was made on. Whatever changed it since — a lease assigned after the live
+ * Lease list (Jumpstarter writes `status.leaseRef`), an enable by hand — makes the server refuse (409):
+ * `changed`, and the next pass decides on what it has become. A lifecycle's remote side goes once the
+ * delete landed, so a refused one leaves the instance whole (a failed teardown: the leftover sweep's).
+ */
+async function deleteExporter(clients: KubeClients, world: SetWorld, name: string): Promise<ActionOutcome> {
+  const namespace = world.snapshot.set.metadata?.namespace ?? '';
+  const seen = world.exporters.get(name)?.metadata;
+  const guard = {
+    ...(seen?.uid ? { uid: seen.uid } : {}),
+    ...(seen?.resourceVersion ? { resourceVersion: seen.resourceVersion } : {}),
+  };
+  let outcome: ActionOutcome;
+  try {
+    outcome = await unless(isNotFound, () => clients.exporters.delete(namespace, name, guard));
+  } catch (error) {
+    if (!isConflict(error)) throw error;
+    return { kind: 'changed', message: apiErrorMessage(error) };
+  }
+  if (world.lifecycle && seen?.uid !== undefined) {
+    await step(R.FailedTeardown, () => world.lifecycle!.teardown(name, undefined));
+  }
+  return outcome;
 }
 
 /** The Exporter metadata patch a lifecycle records placements with. */

@@ -1,9 +1,11 @@
 /**
  * The record of a pass while the executor applies its actions, which becomes the pass's `Execution`
- * (execution.ts): each outcome either took effect (its expected effect is recorded until
- * the cache shows it, effects.ts), found its name taken, or failed. Every failed write is reported
- * (SPEC §3.18): the ReplicaFailure condition has the reason of the pass's first failure and the API
- * server's message, and names every other kind that failed, and the pass is retried with the key's backoff.
+ * (execution.ts): each outcome either took effect (its expected effect is recorded until the cache
+ * shows it, effects.ts), found its name taken, found its Exporter changed since the decision (a delete
+ * refused by its preconditions: neither a write that landed nor a failure), or failed. Every failed
+ * write is reported (SPEC §3.18): the ReplicaFailure condition has the reason of the pass's first
+ * failure and the API server's message, and names every other kind that failed, and the pass is
+ * retried with the key's backoff.
  */
 import { ConditionReasons as R } from 'virtual-exporters/internal';
 import type { Action } from '../planner';
@@ -22,6 +24,7 @@ export class ExecutionRecord {
   private readonly failedKinds = new Set<string>();
   private readonly instanceFailures: InstanceWriteFailure[] = [];
   private readonly taken: { name: string; owner: string }[] = [];
+  private readonly changed: { name: string; message: string }[] = [];
   /** The first failure of each kind, in the order they came. */
   private readonly failures = new Map<WriteFailureReason, string>();
   private changedReplicas = false;
@@ -33,6 +36,10 @@ export class ExecutionRecord {
 
   /** Records the outcome of `action` (a failed create is the caller's too: slow start stops on it). */
   add(action: Action, outcome: ActionOutcome): void {
+    if (outcome.kind === 'changed') {
+      this.changed.push({ name: 'name' in action ? action.name : '', message: outcome.message });
+      return;
+    }
     if (REPLICA_WRITES.has(action.type)) this.changedReplicas = true;
     this.sent.add(writeReasonOf(action.type));
     if (outcome.kind === 'failed') {
@@ -73,7 +80,7 @@ export class ExecutionRecord {
   }
 
   result(): Execution {
-    const { applied, changedReplicas, errors, instanceFailures, taken } = this;
+    const { applied, changed, changedReplicas, errors, instanceFailures, taken } = this;
     const replicaFailure = replicaFailureOf(this.failures);
     // A RenderInstance is a render, a Secret create and a Pod create: all of them went through.
     const sent = new Set(this.sent);
@@ -86,6 +93,7 @@ export class ExecutionRecord {
       ...(replicaFailure ? { replicaFailure } : {}),
       instanceFailures,
       taken,
+      changed,
       errors,
     };
   }

@@ -11,6 +11,11 @@ export type ActionOutcome =
   | { readonly kind: 'done-already' }
   /** CreateExporter: the name belongs to an Exporter the set does not own (`owner`: whose, in words). */
   | { readonly kind: 'taken'; readonly owner: string }
+  /**
+   * DeleteExporter: the Exporter changed since the pass decided on it (a delete precondition failed,
+   * 409): nothing was deleted, and the next pass decides again on what it has become.
+   */
+  | { readonly kind: 'changed'; readonly message: string }
   | {
       readonly kind: 'failed';
       readonly error: unknown;
@@ -40,6 +45,8 @@ export interface Execution {
   readonly instanceFailures: readonly InstanceWriteFailure[];
   /** Exporter names a create found taken by an Exporter the set does not own: skipped, never retried. */
   readonly taken: readonly { readonly name: string; readonly owner: string }[];
+  /** Exporters whose delete found them changed since the pass decided on them: kept, looked at again. */
+  readonly changed: readonly { readonly name: string; readonly message: string }[];
   /** The messages of every failed write: the pass is retried with backoff. */
   readonly errors: readonly string[];
 }

@@ -16,7 +16,8 @@
  *
  * The live Lease list that confirms Exporter deletes (SPEC §3.7) is a planner input: right before the
  * deletes the reconciler's `confirmDeletes` reads it and plans again (lease-check.ts `withLeaseCheck`);
- * only the deletes that plan holds are sent. Read there, the list is as fresh as the deletes need.
+ * only the deletes that plan holds are sent, each guarded by the Exporter the pass decided on
+ * (apply-action.ts: a lease assigned after the list changes the Exporter, and the delete is refused).
  */
 import type { KubeClients } from '../kube/clients';
 import { Limiter } from '../kube/limiter';

@@ -3,7 +3,8 @@
  * Jumpstarter, which can assign an instance until it has seen the disable, so right before the deletes
  * the Leases are listed and the pass planned again with them (`snapshot.leaseCheck`): no instance a live
  * lease names is deleted, and a failed list deletes nothing. The executor asks for it right before the
- * deletes, so the list is as fresh as they need.
+ * deletes, so the list is as fresh as it can be; a lease assigned after it shows on its Exporter
+ * (`status.leaseRef`), which the delete's resourceVersion precondition catches (apply-action.ts).
  */
 import { apiErrorMessage } from '../kube/api-errors';
 import type { KubeClients } from '../kube/clients';

@@ -6,12 +6,13 @@
  * 2. **plan**: the pure planner; a set it leaves alone (another provisioner's) is forgotten;
  * 3. **act**: the executor applies the plan (executor.ts); right before Exporter deletes, their names
  *    are recorded (§3.10) and the pass planned again with the live Lease list (lease-check.ts, §3.7),
- *    and that plan is the pass's plan; then the leftover sweep of a lifecycle (leftover-sweep.ts);
+ *    and that plan is the pass's plan; each delete is guarded by the Exporter the pass decided on
+ *    (apply-action.ts); then the leftover sweep of a lifecycle (leftover-sweep.ts);
  * 4. **status**: the planner's `finalizeStatus` of the outcome, written through `/status` once — only
  *    when it differs from the newest known one (status-writes.ts; §3.15: a settled pool writes nothing);
  * 5. **report**: the demand history when its write is due, events, metrics and logs (pass-report.ts);
  * 6. **retry or wait**: a failed write fails the pass, so the work queue backs the key off; otherwise
- *    the pass asks to run again at its next deadline.
+ *    the pass asks to run again at its next deadline, or soon when a delete found its Exporter changed.
  *
  * A set missing from the cache was deleted: everything kept for it (expectations, create window, status
  * and render memos, CA bundle reads, Pod waits, metrics, demand record, first-observed times) is dropped.
@@ -31,6 +32,12 @@ import { sweepLeftovers } from './leftover-sweep';
 import { logApplied, passEvents, recordPassMetrics } from './pass-report';
 import { readSetWorld, type SetWorld, type SnapshotDeps } from './read-set-world';
 import { recordOrdinals, statusToWrite, writeStatus } from './status-writes';
+
+/**
+ * A delete refused because its Exporter changed is decided again once the cache shows the change (its
+ * event queues the set); this long after, the set is looked at again even if that event is late.
+ */
+export const LOOK_AGAIN_AFTER_CHANGE_MS = 1000;
 
 export interface ReconcilerDeps extends SnapshotDeps, ExecutorDeps {
   readonly logger: Logger;
@@ -104,6 +111,12 @@ export class Reconciler {
     ]);
     if (deps.metrics) recordPassMetrics(deps.metrics, ref, acted.execution.applied, status, set);
     logApplied(log, acted.execution.applied);
+    if (acted.execution.changed.length > 0) {
+      log.info(
+        { changed: acted.execution.changed },
+        'kept instances that changed since the pass decided to delete them',
+      );
+    }
     const replicaFailure = acted.execution.replicaFailure ?? acted.plan.statusInputs?.deleteFailure;
     if (replicaFailure) log.warn({ failure: replicaFailure }, 'replica failure');
     failOnFailedWrites(key, acted, replicaFailure);
@@ -163,6 +176,7 @@ export class Reconciler {
     const { deps } = this;
     // A name found taken was skipped: the next pass creates under the next free name at once.
     const waits = [acted.plan.requeueAfterMs, ...(acted.execution.taken.length > 0 ? [0] : [])];
+    if (acted.execution.changed.length > 0) waits.push(LOOK_AGAIN_AFTER_CHANGE_MS);
     // An expectation that never shows up times out; look again then even if no event comes.
     if (deps.expectations.pending(key) > 0) waits.push(deps.expectations.timeoutMs);
     // The demand history's write and the objectives' window wait for the next hour.

@@ -1,14 +1,16 @@
 /**
  * Applying one action: AlreadyExists on a create of the set's own Exporter and NotFound on a delete
  * mean the write had already happened (names are never reused); AlreadyExists on an Exporter the set
- * does not own is a name taken (skipped); any other error is a failure carrying the API server's
- * message and the reason of the write that failed (§3.18).
+ * does not own is a name taken (skipped); a delete is guarded by the Exporter the pass decided on, and
+ * a 409 Conflict on it means the Exporter changed since (kept, looked at again); any other error is a
+ * failure carrying the API server's message and the reason of the write that failed (§3.18).
  */
 import { describe, expect, it } from '@jest/globals';
 import { API_VERSION, type Exporter, type ExporterSet } from 'virtual-exporters/internal';
 import type { KubeClients } from '../../src/kube/clients';
 import type { Action } from '../../src/planner';
 import { applyAction } from '../../src/reconciler/apply-action';
+import type { SetLifecycle } from '../../src/reconciler/instance-lifecycle';
 import type { SetWorld } from '../../src/reconciler/read-set-world';
 
 const set = {
@@ -91,18 +93,51 @@ describe('applying one action', () => {
     expect(await applyAction(remove, gone.clients, world)).toEqual({ kind: 'done-already' });
   });
 
-  it("fails with the API server's message otherwise, a 409 Conflict included", async () => {
+  it("fails with the API server's message otherwise, a 409 Conflict on a create included", async () => {
     const quota = clientsAnswering(() => Promise.reject(apiError(403, 'Forbidden', 'exceeded quota')));
     expect(await applyAction(create, quota.clients, world)).toMatchObject({
+      kind: 'failed',
+      message: 'exceeded quota',
+    });
+    expect(await applyAction(remove, quota.clients, world)).toMatchObject({
       kind: 'failed',
       message: 'exceeded quota',
     });
     const moved = clientsAnswering(() =>
       Promise.reject(apiError(409, 'Conflict', 'the object has been modified')),
     );
-    expect(await applyAction(remove, moved.clients, world)).toMatchObject({
+    expect(await applyAction(create, moved.clients, world)).toMatchObject({
       kind: 'failed',
       message: 'the object has been modified',
+    });
+  });
+
+  describe('a delete, guarded by the Exporter the pass decided on', () => {
+    const seen = { metadata: { name: 'pool-1', uid: 'uid-1', resourceVersion: '7' } } as Exporter;
+    const torn: string[] = [];
+    const lifecycle = {
+      teardown: (name: string) => (torn.push(name), Promise.resolve()),
+    } as unknown as SetLifecycle;
+    const guarded: SetWorld = { ...world, exporters: new Map([['pool-1', seen]]), lifecycle };
+
+    it('sends its uid and resourceVersion as preconditions, then tears the instance down', async () => {
+      torn.length = 0;
+      const { clients, calls } = clientsAnswering(() => Promise.resolve({}));
+      expect(await applyAction(remove, clients, guarded)).toEqual({ kind: 'applied' });
+      expect(calls).toEqual([['delete', 'lab', 'pool-1', { uid: 'uid-1', resourceVersion: '7' }]]);
+      expect(torn).toEqual(['pool-1']);
+    });
+
+    it('takes a 409 Conflict as the Exporter changed since: nothing deleted, nothing torn down', async () => {
+      torn.length = 0;
+      const moved = clientsAnswering(() =>
+        Promise.reject(apiError(409, 'Conflict', 'the object might have been modified')),
+      );
+      expect(await applyAction(remove, moved.clients, guarded)).toEqual({
+        kind: 'changed',
+        message: 'the object might have been modified',
+      });
+      expect(torn).toEqual([]);
     });
   });
 

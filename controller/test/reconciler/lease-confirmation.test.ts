@@ -2,10 +2,12 @@
  * Deletes are confirmed against a live Lease list (SPEC §3.7): when a plan deletes Exporters, the
  * reconciler reads the Leases and plans again with them (`withLeaseCheck`). An instance the planner's
  * stale cache thought unleased, but that a Lease now names, is kept; an instance no Lease names (or
- * only an ended one) is deleted; when the list cannot be read, nothing is deleted.
+ * only an ended one) is deleted; when the list cannot be read, nothing is deleted. A lease assigned
+ * after the list changes its Exporter, and the delete, guarded by the Exporter the pass decided on, is
+ * refused: the instance is kept, nothing failed.
  */
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { ConditionTypes, JUMPSTARTER_API_VERSION } from 'virtual-exporters/internal';
+import { ConditionTypes, JUMPSTARTER_API_VERSION, type Exporter } from 'virtual-exporters/internal';
 import { createClients } from '../../src/kube/clients';
 import { finalizeStatus, plan, type Plan, type PlannerSnapshot } from '../../src/planner';
 import type { Execution } from '../../src/reconciler/execution';
@@ -70,11 +72,11 @@ function snapshotDeleting(leaving: number[]): PlannerSnapshot {
   });
 }
 
-function world(s: PlannerSnapshot): SetWorld {
+function world(s: PlannerSnapshot, exporters: ReadonlyMap<string, Exporter> = new Map()): SetWorld {
   return {
     key: `${NS}/pool`,
     snapshot: s,
-    exporters: new Map(),
+    exporters,
     render: () => Promise.reject(new Error('no renders in this test')),
   };
 }
@@ -83,12 +85,16 @@ function world(s: PlannerSnapshot): SetWorld {
  * Plans and executes the pass as the reconciler does: the executor asks for the plan made again with
  * the live Lease list right before its deletes. Returns the outcome and the pass's final plan.
  */
-async function pass(c: TestCluster, s: PlannerSnapshot): Promise<{ execution: Execution; result: Plan }> {
+async function pass(
+  c: TestCluster,
+  s: PlannerSnapshot,
+  exporters?: ReadonlyMap<string, Exporter>,
+): Promise<{ execution: Execution; result: Plan }> {
   const clients = createClients(c.kubeConfigFor('controller', NS));
   const first = plan(s);
   let confirmed: Plan | undefined;
   const execution = await execute(
-    world(s),
+    world(s, exporters),
     first,
     { clients, expectations: new Expectations(c.clock), slowStart: new SlowStart() },
     async () => (confirmed = await withLeaseCheck(first, s, clients)),
@@ -122,6 +128,41 @@ describe('lease confirmation before deletes', () => {
     const failure = status?.conditions?.find((cond) => cond.type === ConditionTypes.ReplicaFailure);
     expect(failure?.reason).toBe('FailedDelete');
     expect(remaining(c)).toEqual(['pool-0', 'pool-1', 'pool-2']);
+  });
+
+  it('keeps an instance whose Exporter changed between the Lease list and its delete', async () => {
+    const c = await setUp();
+    const exporters = c.registry.get('jumpstarter.dev', 'v1alpha1', 'exporters')!;
+    // The Exporters as the pass decided on them (the cache).
+    const seen = new Map(
+      c.store.list(exporters, NS).items.map((e) => [e.metadata.name!, e as unknown as Exporter]),
+    );
+    const held = { name: '' };
+    // After the Lease list, before the first delete lands: a lease is assigned to that instance, and
+    // Jumpstarter records it on the Exporter.
+    c.hooks.before({ verb: 'delete', resource: 'exporters', identity: 'controller', times: 1 }, (request) => {
+      held.name = request.name;
+      c.store.patch(
+        exporters,
+        NS,
+        request.name,
+        'merge',
+        { status: { leaseRef: { name: 'late' } } },
+        'status',
+      );
+    });
+    const s = snapshotDeleting([1, 2]);
+    const { execution, result } = await pass(c, s, seen);
+    const leased = held.name;
+    const deleted = leased === 'pool-1' ? 'pool-2' : 'pool-1';
+    expect(execution.applied.map((a) => (a as { name: string }).name)).toEqual([deleted]);
+    expect(execution.changed.map((ch) => ch.name)).toEqual([leased]);
+    expect(execution.changed[0]?.message).toContain('The object might have been modified');
+    expect(execution.errors).toEqual([]);
+    expect(remaining(c)).toEqual(['pool-0', leased].sort());
+    const status = finalizeStatus(result, { ...execution, now: s.now });
+    const failure = status?.conditions?.find((cond) => cond.type === ConditionTypes.ReplicaFailure);
+    expect(failure?.status).toBe('False');
   });
 
   it('lists no Leases in a pass without deletes', async () => {

@@ -151,7 +151,7 @@ describe('lifecycle provisioner › leftovers', () => {
 });
 
 describe('lifecycle provisioner › §3.12 drain', () => {
-  it('deleting the set tears every instance down before its Exporter goes', async () => {
+  it('deleting the set tears every instance down as its Exporter goes', async () => {
     const { cluster, fake } = await lifecycleScenario();
     createSet(cluster, 'pool', { virtualTargetClassName: 'fake', minAvailableReplicas: 3 });
     await until('3 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 3);
