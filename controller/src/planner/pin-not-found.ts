@@ -1,7 +1,7 @@
 /**
  * A set pinned to a revision it never recorded (spec/pinning.ts): RevisionPinned=False says which value and
- * how to fix it, and nothing else changes — no instance is created, replaced or removed, as for a
- * missing class.
+ * how to fix it, and nothing else changes — no instance is created, replaced or rendered, as for a
+ * missing class; only a pool above its ceiling comes down to it (§3.4, decide/scale/ceiling-hold.ts).
  */
 import type { VirtualTargetClass } from 'virtual-exporters/internal';
 import { parameterFindings } from './decide/gates';

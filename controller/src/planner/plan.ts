@@ -12,8 +12,9 @@
  *    (observe/instances.ts), demand; the warm buffer raised by open schedule windows and the forecast
  *    in mode Apply (demand/warm-buffer-raise.ts), so every later rule plans for the raised spec;
  * 2. gates: a set of another provisioner is left alone but for the instances this controller made
- *    (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing,
- *    nor does a pin to a revision never recorded (standing-still.ts, pin-not-found.ts); invalid
+ *    (handover.ts), a set being deleted drains (deletion.ts §3.12), a missing class changes nothing
+ *    but the ceiling, nor does a pin to a revision never recorded (standing-still.ts, pin-not-found.ts,
+ *    decide/scale/ceiling-hold.ts); invalid
  *    parameters or spec create nothing, the startup backoff starts no Pod (decide/gates.ts §3.13,
  *    decide/startup-failures.ts §3.9);
  * 3. members (decide/members.ts): kept, leaving (decide/leaving.ts) and recycled in place
@@ -33,8 +34,13 @@
  * 2. a paused set, invalid parameters or spec create and promote nothing; the startup backoff starts
  *    no Pod (decide/gates.ts, §3.20, §3.13, §3.9);
  * 3. the ceiling (§3.4) bounds the pool and the burst (§3.5) the creates in flight; above the ceiling
- *    idle instances are surplus until the pool fits (decide/scale/ceiling-burst.ts);
- * 4. never leave nothing enabled: a standby stays or is made (§3.6, decide/scale/standby.ts);
+ *    idle instances are surplus until the pool fits, no rule waiting for a replacement the ceiling
+ *    forbids — a set standing still (missing class, unknown pin) comes down to it too
+ *    (decide/scale/ceiling-burst.ts, decide/scale/ceiling-hold.ts);
+ * 4. never leave nothing enabled: a standby stays or is made (§3.6, decide/scale/standby.ts); only a
+ *    Pod-less standby may stand beyond the ceiling, while every instance filling it is on its way out
+ *    (SPEC §2) — a scale-down victim a lease took as it was disabled included, so no running instance
+ *    is kept enabled beyond the ceiling for it;
  * 5. the floor, the warm buffer and demand (§3.1–3.3): current standbys promoted first, then instances
  *    created (decide/scale/floor-buffer-demand.ts);
  * 6. outdated instances are replaced without breaking the warm buffer, paced by the update strategy
@@ -56,7 +62,7 @@ import { sortMembers, type Members } from './decide/members';
 import { nameCreates } from './decide/names';
 import { podsAndConfigs } from './decide/pods-and-configs';
 import { replacePods } from './decide/recycle';
-import { burstRoom, ceilingRoom, promotionRoom } from './decide/scale/ceiling-burst';
+import { burstRoom, ceilingRoom, heldLeaving, promotionRoom } from './decide/scale/ceiling-burst';
 import { decideScale } from './decide/scale/scale';
 import { persistedWindow } from './decide/scale/scale-down';
 import { enabledToKeep, finishPromotions } from './decide/scale/standby';
@@ -217,6 +223,7 @@ function scale(world: World, { members, leaving }: Members, gate: Gates): ScaleD
     burstRoom: burstRoom(world),
     maxReplicas: spec.maxReplicas,
     leaving: leaving.length,
+    leavingHeld: heldLeaving(world),
     surgePercent: world.options.rolloutSurgePercent,
     update: spec.update,
     window: persistedWindow(world.set.status),

@@ -1,11 +1,13 @@
 /**
- * The gate plans that change nothing but the status: a set whose class is missing (§3.13:
- * `Available=False/VirtualTargetClassNotFound`), and, through pin-not-found.ts, one pinned to a revision
- * it never recorded.
+ * The gate plans that change nothing but the status and the ceiling: a set whose class is missing
+ * (§3.13: `Available=False/VirtualTargetClassNotFound`), and, through pin-not-found.ts, one pinned to a
+ * revision it never recorded. Above `maxReplicas` such a set still comes down to it (§3.4).
  */
 import { formatIssue, validateExporterSetReferences, type ExporterSet } from 'virtual-exporters/internal';
+import { holdCeiling } from './decide/scale/ceiling-hold';
 import type { World } from './observe/world';
 import { finishPlan, type Plan } from './plan-result';
+import { reasonsOf } from './status/outcome';
 import { standingStillFacts, type PassFacts } from './status/pass-facts';
 
 /** The missing class: its name, and the finding (field, value, fix) for our own conditions. */
@@ -21,12 +23,21 @@ export function planClassMissing(world: World): Plan {
 }
 
 /**
- * A pass that changes nothing but the status: no instance is created, replaced or removed, and the
- * persisted fields stay as they are. `facts` says why (a missing class, an unknown pin).
+ * A pass that changes nothing but the status: no instance is created, replaced or rendered, and the
+ * persisted fields stay as they are — except that a pool above its ceiling comes down to it (§3.4,
+ * decide/scale/ceiling-hold.ts). `facts` says why (a missing class, an unknown pin).
  */
 export function planStandingStill(
   world: World,
   facts: Pick<PassFacts, 'classMissing' | 'invalidParameters'>,
 ): Plan {
-  return finishPlan(world, [], standingStillFacts(world, facts), [], []);
+  const actions = holdCeiling(world);
+  const still = standingStillFacts(world, facts);
+  return finishPlan(
+    world,
+    actions,
+    { ...still, scaling: { ...still.scaling, leaving: actions.length }, plannedWrites: reasonsOf(actions) },
+    [],
+    [],
+  );
 }

@@ -1,13 +1,19 @@
 /**
  * §3.4 ceiling and §3.5 burst: never more than maxReplicas instances, counting creates in flight; a
  * lowered ceiling caps the warm buffer; a promoted standby needs room under the ceiling like a create;
- * creates in flight plus this pass's never exceed maxBurst.
+ * creates in flight plus this pass's never exceed maxBurst; a set that stands still comes down to its
+ * ceiling too.
  */
 import { describe, expect, it } from '@jest/globals';
-import { ConditionReasons, ConditionTypes } from 'virtual-exporters/internal';
-import { plan } from '../../src/planner';
+import {
+  Annotations,
+  ConditionReasons,
+  ConditionTypes,
+  type ExporterSetSpec,
+} from 'virtual-exporters/internal';
+import { plan, type InstanceSnapshot } from '../../src/planner';
 import { settle } from './applier';
-import { at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
+import { T0, at, conditionOf, instance, lease, makeSet, namesOf, ofType, snapshot } from './builders';
 
 describe('§3.4 ceiling', () => {
   it('never creates beyond maxReplicas, counting creates in flight', () => {
@@ -153,6 +159,15 @@ describe('§3.4 a lowered ceiling', () => {
     expect(namesOf(result, 'DisableExporter')).not.toContain('pool-0');
   });
 
+  it('does not let a window opened before the ceiling was lowered hold the pool above it', () => {
+    const set = makeSet(
+      { minAvailableReplicas: 2, maxReplicas: 2 },
+      { status: { scaleDownWindowStart: at(-5 * MINUTE), scaleDownTarget: 3 } },
+    );
+    const result = plan(snapshot({ set, instances, leases }));
+    expect(namesOf(result, 'DisableExporter')).toEqual(['pool-2']);
+  });
+
   it('takes nothing when the pool fits under the ceiling', () => {
     const set = makeSet({ minAvailableReplicas: 2, maxReplicas: 3 });
     const result = plan(snapshot({ set, instances, leases }));
@@ -216,5 +231,77 @@ describe('§3.4 promoting a standby at the ceiling', () => {
       }),
     );
     expect(namesOf(result, 'PromoteStandby')).toEqual(['pool-2']);
+  });
+});
+
+/**
+ * Simulation seed 39: a set pinned to a revision it never recorded stands still (nothing created,
+ * replaced or rendered), and its ceiling dropped from none to 2 while it held 12 instances — outdated,
+ * marked by Recycle operations, ended, or without a Pod after a refused Pod create. Standing still, it
+ * kept all 12 for good (`Scaling=True/ScalingUp: 5 instances starting`). The ceiling holds for a set
+ * that stands still too: the surplus leaves (never a leased instance), and nothing waits for a
+ * replacement — none is made.
+ */
+describe('§3.4 a set standing still above its ceiling (simulation seed 39)', () => {
+  const marked = (i: InstanceSnapshot): InstanceSnapshot => ({
+    ...i,
+    exporter: {
+      ...i.exporter,
+      metadata: {
+        ...i.exporter.metadata,
+        annotations: { ...i.exporter.metadata?.annotations, [Annotations.recycleRequested]: 'recycle-1' },
+      },
+    },
+  });
+  const refused = (n: number): InstanceSnapshot => ({
+    ...instance(n, 'unrendered', { createdAt: -60_000 + n }),
+    podWriteFailure: { since: T0 - 50_000, reason: 'FailedCreatePod', message: 'pods is forbidden' },
+  });
+  const world = (spec: Partial<ExporterSetSpec>) =>
+    snapshot({
+      set: makeSet({ maxReplicas: 2, minAvailableReplicas: 1, ...spec }),
+      instances: [
+        instance(0, 'available', { revision: 'old' }),
+        instance(1, 'available', { revision: 'old' }),
+        instance(2, 'available', { revision: 'old' }),
+        marked(instance(3, 'available')),
+        marked(instance(4, 'available', { revision: 'old' })),
+        instance(5, 'exited', { revision: 'old' }),
+        instance(6, 'exited'),
+        ...[7, 8, 9, 10, 11].map(refused),
+      ],
+      leases: [lease('held', { exporter: 'pool-1' })],
+    });
+  const pinnedNowhere = { pinnedRevision: 'pool-never-recorded' };
+
+  it('comes down to the ceiling, keeping the leased instance, creating and rendering nothing', () => {
+    const result = plan({ ...world(pinnedNowhere), revisions: [] });
+    expect(conditionOf(result, 'RevisionPinned')?.reason).toBe('PinnedRevisionNotFound');
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    expect(ofType(result, 'RenderInstance')).toEqual([]);
+    expect(ofType(result, 'PromoteStandby')).toEqual([]);
+    const leaving = [...namesOf(result, 'DisableExporter'), ...namesOf(result, 'DeleteExporter')];
+    expect(leaving).not.toContain('pool-1');
+    expect(leaving).toHaveLength(10);
+  });
+
+  it('settles at the ceiling: the leased instance and one more', () => {
+    const { snapshot: settled } = settle({ ...world(pinnedNowhere), revisions: [] });
+    const names = settled.instances.map((i) => i.exporter.metadata?.name).sort();
+    expect(names).toHaveLength(2);
+    expect(names).toContain('pool-1');
+  });
+
+  it('does the same with the class missing', () => {
+    const result = plan({ ...world({}), virtualTargetClass: undefined });
+    expect(ofType(result, 'CreateExporter')).toEqual([]);
+    const leaving = [...namesOf(result, 'DisableExporter'), ...namesOf(result, 'DeleteExporter')];
+    expect(leaving).toHaveLength(10);
+    expect(leaving).not.toContain('pool-1');
+  });
+
+  it('changes nothing while the pool fits under the ceiling', () => {
+    const result = plan({ ...world({ ...pinnedNowhere, maxReplicas: 12 }), revisions: [] });
+    expect(result.actions.filter((a) => a.type !== 'AddFinalizer')).toEqual([]);
   });
 });

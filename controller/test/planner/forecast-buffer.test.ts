@@ -67,6 +67,64 @@ const withoutForecast = (p: ReturnType<typeof plan>) => {
   return { actions: p.actions, status };
 };
 
+const forecastCase = fc.record({
+  peak: fc.nat(20),
+  arrivals: fc.nat(200),
+  minAvailable: fc.nat(5),
+  minReplicas: fc.nat(3),
+  maxReplicas: fc.nat(12),
+  maxExtra: fc.option(fc.nat(6), { nil: undefined }),
+  pool: fc.array(fc.constantFrom<Shape>('available', 'starting', 'offline'), { maxLength: 12 }),
+  leased: fc.nat(4),
+  minutes: fc.integer({ min: 0, max: 180 }),
+});
+
+/** Apply against Off and ForecastOnly for one random world: the ceiling, removals and creates. */
+function checkForecastCase(c: typeof forecastCase extends fc.Arbitrary<infer C> ? C : never): void {
+  const max = c.maxReplicas === 0 ? 0 : Math.max(c.maxReplicas, c.minAvailable, c.minReplicas);
+  const base = { minAvailableReplicas: c.minAvailable, minReplicas: c.minReplicas, maxReplicas: max };
+  const pool = c.pool.map((s, i) => (i < c.leased ? 'available' : s));
+  const input = {
+    history: peakAt13(c.peak, c.arrivals),
+    shapes: pool,
+    leased: Math.min(c.leased, pool.length),
+    now: c.minutes * MINUTE,
+  };
+  const forecast = (mode: 'Off' | 'ForecastOnly' | 'Apply') =>
+    plan(
+      forecastSnapshot(
+        {
+          ...base,
+          forecast: { mode, ...(c.maxExtra !== undefined ? { maxExtra: c.maxExtra } : {}) },
+        },
+        input,
+      ),
+    );
+  const off = forecast('Off');
+  const only = forecast('ForecastOnly');
+  const apply = forecast('Apply');
+  expect(withoutForecast(only)).toEqual(withoutForecast(off));
+  if (max > 0) {
+    // Counted as the ceiling counts (§3.4): an instance with a Pod against the whole pool; a Pod-less
+    // standby only against the instances the plan keeps (SPEC §2: it may stand beyond the ceiling
+    // while the ones filling it leave).
+    const created = ofType(apply, 'CreateExporter');
+    const withPod = created.filter((c) => !c.standby).length;
+    if (withPod > 0) expect(pool.length + withPod).toBeLessThanOrEqual(Math.max(max, pool.length));
+    const leaving = new Set(
+      [...ofType(apply, 'DisableExporter'), ...ofType(apply, 'DeleteExporter')].map((a) => a.name),
+    );
+    const kept = pool.length - leaving.size;
+    expect(kept + created.length).toBeLessThanOrEqual(Math.max(max, kept));
+  }
+  expect(ofType(apply, 'DeleteExporter').length).toBeLessThanOrEqual(ofType(off, 'DeleteExporter').length);
+  expect(ofType(apply, 'DisableExporter').length).toBeLessThanOrEqual(ofType(off, 'DisableExporter').length);
+  expect(ofType(apply, 'CreateExporter').length).toBeGreaterThanOrEqual(ofType(off, 'CreateExporter').length);
+  const buffer = apply.status?.forecast?.warmBuffer ?? 0;
+  if (c.maxExtra !== undefined) expect(buffer).toBeLessThanOrEqual(c.minAvailable + c.maxExtra);
+  if (max > 0) expect(buffer).toBeLessThanOrEqual(max);
+}
+
 describe('forecast warm buffer: the buffer', () => {
   it.each([
     ['growth: the peak beyond the leases held', { expectedPeak: 8, expectedArrivals: 0, held: 3 }, {}, 5],
@@ -244,61 +302,23 @@ describe('forecast warm buffer in the planner', () => {
   });
 
   it('property: with every rule, Apply never exceeds the ceiling and deletes no more than Off; ForecastOnly equals Off', () => {
-    const shapes: readonly Shape[] = ['available', 'starting', 'offline'];
-    fc.assert(
-      fc.property(
-        fc.record({
-          peak: fc.nat(20),
-          arrivals: fc.nat(200),
-          minAvailable: fc.nat(5),
-          minReplicas: fc.nat(3),
-          maxReplicas: fc.nat(12),
-          maxExtra: fc.option(fc.nat(6), { nil: undefined }),
-          pool: fc.array(fc.constantFrom(...shapes), { maxLength: 12 }),
-          leased: fc.nat(4),
-          minutes: fc.integer({ min: 0, max: 180 }),
-        }),
-        (c) => {
-          const max = c.maxReplicas === 0 ? 0 : Math.max(c.maxReplicas, c.minAvailable, c.minReplicas);
-          const base = { minAvailableReplicas: c.minAvailable, minReplicas: c.minReplicas, maxReplicas: max };
-          const pool = c.pool.map((s, i) => (i < c.leased ? 'available' : s));
-          const input = {
-            history: peakAt13(c.peak, c.arrivals),
-            shapes: pool,
-            leased: Math.min(c.leased, pool.length),
-            now: c.minutes * MINUTE,
-          };
-          const forecast = (mode: 'Off' | 'ForecastOnly' | 'Apply') =>
-            plan(
-              forecastSnapshot(
-                {
-                  ...base,
-                  forecast: { mode, ...(c.maxExtra !== undefined ? { maxExtra: c.maxExtra } : {}) },
-                },
-                input,
-              ),
-            );
-          const off = forecast('Off');
-          const only = forecast('ForecastOnly');
-          const apply = forecast('Apply');
-          expect(withoutForecast(only)).toEqual(withoutForecast(off));
-          const total = pool.length + ofType(apply, 'CreateExporter').length;
-          if (max > 0) expect(total).toBeLessThanOrEqual(Math.max(max, pool.length));
-          expect(ofType(apply, 'DeleteExporter').length).toBeLessThanOrEqual(
-            ofType(off, 'DeleteExporter').length,
-          );
-          expect(ofType(apply, 'DisableExporter').length).toBeLessThanOrEqual(
-            ofType(off, 'DisableExporter').length,
-          );
-          expect(ofType(apply, 'CreateExporter').length).toBeGreaterThanOrEqual(
-            ofType(off, 'CreateExporter').length,
-          );
-          const buffer = apply.status?.forecast?.warmBuffer ?? 0;
-          if (c.maxExtra !== undefined) expect(buffer).toBeLessThanOrEqual(c.minAvailable + c.maxExtra);
-          if (max > 0) expect(buffer).toBeLessThanOrEqual(max);
-        },
-      ),
-      { numRuns: 150 },
-    );
+    fc.assert(fc.property(forecastCase, checkForecastCase), { numRuns: 150 });
+  });
+
+  // fast-check seed 558872141, path 14:0:0:0:0:1:1:2:1:4:3:3:3:3:3:3:3:4: the instance stuck starting
+  // fails its startup timeout and leaves, disabled first; a Pod-less standby takes its place (§3.6),
+  // which the property had counted as a second instance under maxReplicas 1.
+  it('a pool of one instance stuck starting at maxReplicas 1 gets a standby in its place, nothing that runs', () => {
+    checkForecastCase({
+      peak: 0,
+      arrivals: 0,
+      minAvailable: 0,
+      minReplicas: 0,
+      maxReplicas: 1,
+      maxExtra: undefined,
+      pool: ['starting'],
+      leased: 0,
+      minutes: 1,
+    });
   });
 });

@@ -241,3 +241,68 @@ describe('§3.6 an outdated standby at the ceiling', () => {
     expect(namesOf(result, 'DeleteExporter')).toEqual([]);
   });
 });
+
+/**
+ * A scale-down victim that Jumpstarter leased at the instant it was disabled stays, disabled, until its
+ * lease ends (§3.7). It runs, so it fills its place under `maxReplicas`; but it is on its way out, so a
+ * Pod-less standby takes the place §3.6 needs (SPEC §2: a Pod-less standby may exist beyond the
+ * ceiling while every instance filling it is disabled on its way out) — no running or ended instance is
+ * kept enabled beyond the ceiling for as long as that lease lasts.
+ */
+describe('§3.6 a scale-down victim leased as it was disabled', () => {
+  const held = instance(0, 'available', { enabled: false, retiring: 'scale-down' });
+  const leases = [
+    lease('held', { exporter: 'pool-0' }),
+    lease('served', { exporter: 'pool-1', ended: true }),
+    lease('waiting', { pending: true }),
+  ];
+
+  it('replaces an exited instance with a standby instead of keeping it enabled', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet({ maxReplicas: 1 }, { status: { startupFailures: 0 } }),
+        instances: [held, instance(1, 'exited')],
+        leases,
+      }),
+    );
+    expect(ofType(result, 'CreateExporter').map((c) => [c.name, c.standby])).toEqual([['pool-2', true]]);
+    expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-1']);
+    expect(ofType(result, 'RenderInstance')).toEqual([]);
+    expect(ofType(result, 'PromoteStandby')).toEqual([]);
+  });
+
+  it('retires an idle instance above the ceiling, a standby taking its place', () => {
+    const result = plan(
+      snapshot({
+        set: makeSet(
+          { maxReplicas: 1, scaleDownCooldown: '1m' },
+          { status: { scaleDownWindowStart: new Date(0).toISOString(), scaleDownTarget: 1 } },
+        ),
+        instances: [held, instance(1, 'available')],
+        leases,
+      }),
+    );
+    expect(ofType(result, 'CreateExporter').map((c) => [c.name, c.standby])).toEqual([['pool-2', true]]);
+    expect(namesOf(result, 'DisableExporter')).toEqual(['pool-1']);
+    expect(namesOf(result, 'DeleteExporter')).toEqual([]);
+  });
+
+  it('settles with the leased instance and one standby, nothing running beyond the ceiling', () => {
+    const { snapshot: settled } = settle(
+      snapshot({
+        set: makeSet({ maxReplicas: 1 }, { status: { startupFailures: 0 } }),
+        instances: [held, instance(1, 'exited')],
+        leases,
+      }),
+    );
+    const names = settled.instances.map((i) => [
+      i.exporter.metadata?.name,
+      isStandby(i),
+      i.pod !== undefined,
+    ]);
+    expect(names).toEqual([
+      ['pool-0', false, true],
+      ['pool-2', true, false],
+    ]);
+  });
+});

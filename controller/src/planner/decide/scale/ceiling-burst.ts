@@ -4,8 +4,9 @@
  * maxBurst (the executor sends them in slow-start batches). A standby is promoted only when the
  * instances with a Pod leave it room (a standby may sit beyond the ceiling: it took the place of
  * leaving instances, or maxReplicas was lowered after it was made). Above the ceiling, idle instances
- * are surplus until the pool fits (the ceiling caps the buffer). `ScalingLimited` and
- * `Scaling=False/MaxReplicasReached` say when the rules want more than the ceiling allows.
+ * are surplus until the pool fits (the ceiling caps the buffer); a set standing still comes down to
+ * it too (ceiling-hold.ts). `ScalingLimited` and `Scaling=False/MaxReplicasReached` say when the rules
+ * want more than the ceiling allows.
  */
 import type { ScaleReason } from 'virtual-exporters/internal';
 import { hasEnded, isAbsent } from '../../observe/runtime';
@@ -82,6 +83,17 @@ export function promotionRoom(world: World, leaving: readonly Leaving[]): number
   );
   const withPods = world.owned.filter((v) => !v.standby && !gone.has(v.name)).length;
   return world.spec.maxReplicas - (withPods + world.virtualCreates.filter((c) => !c.standby).length);
+}
+
+/**
+ * Instances disabled on their way out that a lease still holds (a scale-down victim leased at the
+ * instant it was disabled): §3.7 keeps them until the lease ends. They run, so they fill their place
+ * for creates and promotions; but like any instance leaving, a Pod-less standby may stand in for them
+ * beyond the ceiling (SPEC §2, the QEMU choices), so §3.6 keeps no running instance for them while a
+ * standby can be made.
+ */
+export function heldLeaving(world: World): number {
+  return world.owned.filter((v) => v.leased && v.retiringReason !== undefined).length;
 }
 
 /** Creates the burst cap leaves room for. */

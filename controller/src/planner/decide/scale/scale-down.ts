@@ -81,7 +81,10 @@ export function scaleDown(
   if (victims.length === 0) return { removals, need };
   const opened = input.window.start === undefined;
   const start = opened ? input.now : (input.window.start as number);
-  const target = opened ? need : Math.max(input.window.target ?? need, need);
+  // The largest need seen, but never above the ceiling (§3.4): a window opened before maxReplicas was
+  // lowered does not hold the pool above it for another cooldown.
+  const ceiling = input.maxReplicas > 0 ? Math.max(input.maxReplicas, need) : Number.POSITIVE_INFINITY;
+  const target = opened ? need : Math.min(Math.max(input.window.target ?? need, need), ceiling);
   const due = input.now >= start + input.cooldownMs;
   if (due) {
     for (const m of victims.slice(0, Math.max(0, removals.kept - target))) removals.remove(m, 'scale-down');

@@ -10,9 +10,10 @@
  * - scale-down (`holdBackStandby`): the surplus never takes the last enabled standby, so an idle pool
  *   shrinks back to its standby;
  * - scale (`standbyForEmptyPool`): when nothing enabled would remain, a standby is created — also at a
- *   full ceiling when the instances filling it are all leaving (the standby takes the place they
- *   vacate), or in place of an outdated standby a rollout removes (both are Pod-less, so the Pods under
- *   the ceiling are untouched);
+ *   full ceiling when the instances filling it are all leaving, those a lease still holds disabled
+ *   included (the standby takes the place they vacate: SPEC §2 lets a Pod-less standby stand beyond
+ *   the ceiling then), or in place of an outdated standby a rollout removes (both are Pod-less, so the
+ *   Pods under the ceiling are untouched);
  * - removals (`enabledToKeep`): when no standby can be made (a gate, the ceiling or the burst cap stops
  *   it), one of the last enabled instances stays until the pass that can create the standby;
  * - promotions (`promotableStandbys`, `finishPromotions`): current standbys, oldest first, are promoted
@@ -59,9 +60,10 @@ export function standbyForEmptyPool(
   const removed = new Set(removals.map((r) => r.name));
   const enabledLeft = budget.members.filter((m) => m.enabled && !removed.has(m.name)).length;
   if (enabledLeft > 0 || !input.canCreate) return;
-  // The standby carries no Pod: when only instances on their way out fill the ceiling, it may take the
-  // place they vacate, so a waiting lease never finds the pool empty.
-  const room = Math.min(budget.burst, budget.ceiling + input.leaving + removals.length);
+  // The standby carries no Pod: when only instances on their way out fill the ceiling (those a lease
+  // still holds included), it may take the place they vacate, so a waiting lease never finds the pool
+  // empty and no running instance has to stay enabled for it.
+  const room = Math.min(budget.burst, budget.ceiling + input.leaving + input.leavingHeld + removals.length);
   // An outdated standby that leaves (a rollout) is replaced by a current one even where a full ceiling
   // leaves no room: a standby of an older template may no longer match what leases select.
   const outdatedStandbyLeaves = input.members.some(

@@ -38,6 +38,8 @@ export interface ScaleInput {
   readonly maxReplicas: number;
   /** Instances on their way out (retiring, recycled, failed): they free room under the ceiling soon. */
   readonly leaving: number;
+  /** Instances disabled on their way out that a lease still holds (see ceiling-burst.ts `heldLeaving`). */
+  readonly leavingHeld: number;
   readonly surgePercent: number;
   /** How outdated instances are replaced (spec/update-strategy.ts). @default Proactive */
   readonly update?: UpdatePolicy;
