@@ -1,5 +1,6 @@
 """The facade's methods and small classes from Python: add_* mutators, operations, the installer."""
 
+import cdk8s_plus_28 as kplus
 import yaml
 from cdk8s import App, Chart, Cron, Duration
 
@@ -95,3 +96,35 @@ def test_the_installer_takes_enums_and_durations():
     assert "--log-level=debug" in deployment["spec"]["template"]["spec"]["containers"][0]["args"]
     monitor = next(o for o in written if o["kind"] == "ServiceMonitor")
     assert monitor["spec"]["endpoints"][0]["interval"] == "15s"
+
+
+def test_the_installer_gives_its_cdk8s_plus_objects():
+    app = App()
+    chart = Chart(app, "install")
+    controller = ExporterSetController(chart, "Controller", watch_namespaces=["lab"])
+    deployment = controller.deployment
+    assert isinstance(deployment, kplus.Deployment)
+    assert isinstance(controller.service_account, kplus.ServiceAccount)
+    assert isinstance(controller.roles[0], kplus.Role)
+    assert controller.cluster_role is None
+    assert controller.leader_election_role.name == "exporter-set-controller-leader-election"
+    assert controller.deployment_for("qemu.jumpstarter.dev").name == deployment.name
+    # The controller keeps its token; the account does not hand it to other Pods.
+    assert deployment.automount_service_account_token is True
+    assert controller.service_account.automount_token is False
+    deployment.containers[0].env.add_variable("HTTPS_PROXY", kplus.EnvValue.from_value("http://proxy:3128"))
+    kplus.NetworkPolicy(
+        chart,
+        "Metrics",
+        selector=deployment,
+        ingress=kplus.NetworkPolicyTraffic(
+            rules=[kplus.NetworkPolicyRule(peer=kplus.Pods.all(chart, "Any"), ports=[kplus.NetworkPolicyPort.tcp(8080)])]
+        ),
+    )
+    written = objects(app)
+    pod = next(o for o in written if o["kind"] == "Deployment")["spec"]["template"]
+    assert pod["spec"]["containers"][0]["env"][-1] == {"name": "HTTPS_PROXY", "value": "http://proxy:3128"}
+    policy = next(o for o in written if o["kind"] == "NetworkPolicy")
+    address = pod["metadata"]["labels"]["cdk8s.io/metadata.addr"]
+    assert policy["spec"]["podSelector"] == {"matchLabels": {"cdk8s.io/metadata.addr": address}}
+    assert policy["spec"]["ingress"][0]["ports"] == [{"port": 8080, "protocol": "TCP"}]

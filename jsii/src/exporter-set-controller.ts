@@ -1,4 +1,5 @@
 import type { ApiObject, Duration } from 'cdk8s';
+import type * as kplus from 'cdk8s-plus-28';
 import { Construct } from 'constructs';
 import * as lib from 'virtual-exporters/cdk8s';
 import type { ImagePullPolicy, LogLevel } from './enums';
@@ -46,13 +47,26 @@ function prometheusDuration(duration: Duration): string {
 /**
  * The installer: CRDs, ServiceAccount, least-privilege RBAC, leader-election Role, one Deployment per
  * provisioner and a metrics Service. Builds the TypeScript library's `ExporterSetController` as its
- * child `Default`.
+ * child `Default`. Its ServiceAccount, roles and Deployments are cdk8s-plus-28 objects: shape them
+ * with the cdk8s-plus API (`controller.deployment.scheduling`, a `NetworkPolicy` on
+ * `controller.deployment`).
  */
 export class ExporterSetController extends Construct {
   /** The namespace the controller runs in. */
   public readonly namespace: string;
   /** Every object of the installation. */
   public readonly apiObjects: ApiObject[];
+  /** The controller's ServiceAccount. Its own token mounting is off; the controller's Pods mount theirs. */
+  public readonly serviceAccount: kplus.ServiceAccount;
+  /** The controller's permissions when it watches every namespace (no `watchNamespaces`). */
+  public readonly clusterRole?: kplus.ClusterRole;
+  /** The controller's permissions in each watched namespace, in `watchNamespaces` order. */
+  public readonly roles: kplus.Role[];
+  /** Leader election on a Lease in the controller's namespace. */
+  public readonly leaderElectionRole: kplus.Role;
+  /** One Deployment per provisioner, in `provisioners` order. */
+  public readonly deployments: kplus.Deployment[];
+  private readonly inner: lib.ExporterSetController;
 
   constructor(scope: Construct, id: string, props: ExporterSetControllerProps = {}) {
     super(scope, id);
@@ -68,7 +82,26 @@ export class ExporterSetController extends Construct {
       this,
       () => new lib.ExporterSetController(this, DEFAULT_CHILD_ID, withoutUndefined(libProps)),
     );
+    this.inner = inner;
     this.namespace = inner.namespace;
     this.apiObjects = [...inner.apiObjects];
+    this.serviceAccount = inner.serviceAccount;
+    this.clusterRole = inner.clusterRole;
+    this.roles = [...inner.roles];
+    this.leaderElectionRole = inner.leaderElectionRole;
+    this.deployments = [...inner.deployments];
+  }
+
+  /**
+   * The controller's Deployment when it runs one provisioner (the default). With several, use
+   * `deployments` or `deploymentFor(provisioner)`.
+   */
+  public get deployment(): kplus.Deployment {
+    return this.inner.deployment;
+  }
+
+  /** The Deployment that runs `provisioner` (for example `qemu.jumpstarter.dev`). */
+  public deploymentFor(provisioner: string): kplus.Deployment {
+    return this.inner.deploymentFor(provisioner);
   }
 }

@@ -3,6 +3,7 @@
 // runs the Python side).
 import { describe, expect, it } from '@jest/globals';
 import { App, Chart, Duration, Size, Testing } from 'cdk8s';
+import * as kplus from 'cdk8s-plus-28';
 import { buildGitopsApp } from '../../examples/gitops/app';
 import * as lib from '../../lib/cdk8s';
 import * as facade from '../src';
@@ -30,6 +31,37 @@ describe('jsii facade › manifests', () => {
     });
     expect(cls.name).toBe(plain.name);
     expect(cls.name).toMatch(/^c-unnamed-[0-9a-f]{8}$/);
+  });
+
+  it("gives the installer's cdk8s-plus objects: those of the library construct, shaped the same way", () => {
+    const install = (usingFacade: boolean) => {
+      const chart = new Chart(testApp(), 'install');
+      const props = { namespace: 'jumpstarter', watchNamespaces: ['lab'] };
+      const controller = usingFacade
+        ? new facade.ExporterSetController(chart, 'Controller', props)
+        : new lib.ExporterSetController(chart, 'Controller', props);
+      controller.deployment.scheduling.tolerate(kplus.Node.tainted(kplus.NodeTaintQuery.exists('infra')));
+      new kplus.NetworkPolicy(chart, 'Metrics', {
+        selector: controller.deployment,
+        ingress: {
+          rules: [{ peer: kplus.Pods.all(chart, 'Any'), ports: [kplus.NetworkPolicyPort.tcp(8080)] }],
+        },
+      });
+      return { chart, controller };
+    };
+    const { chart, controller } = install(true);
+    const inner = controller.node.findChild('Default') as lib.ExporterSetController;
+    expect(controller.deployment).toBeInstanceOf(kplus.Deployment);
+    expect(controller.deployment).toBe(inner.deployment);
+    expect(controller.deploymentFor('qemu.jumpstarter.dev')).toBe(inner.deployment);
+    expect(controller.deployments).toEqual([...inner.deployments]);
+    expect(controller.serviceAccount).toBe(inner.serviceAccount);
+    expect(controller.clusterRole).toBeUndefined();
+    expect(controller.roles).toEqual([...inner.roles]);
+    expect(controller.roles[0]).toBeInstanceOf(kplus.Role);
+    expect(controller.leaderElectionRole).toBe(inner.leaderElectionRole);
+    // The same YAML as the library construct at the same path, cdk8s-plus's Pod address label included.
+    expect(Testing.synth(chart)).toEqual(Testing.synth(install(false).chart));
   });
 
   it('passes a QemuPool with every option to the library unchanged but for the jsii types', () => {

@@ -118,8 +118,9 @@ describe('ExporterSetController', () => {
       kind: 'Role',
       name: 'exporter-set-controller',
     });
+    // cdk8s-plus names the core API group of a ServiceAccount subject (test/support/kplus-differences.ts).
     expect(binding.subjects).toEqual([
-      { kind: 'ServiceAccount', name: 'exporter-set-controller', namespace: 'lab' },
+      { apiGroup: '', kind: 'ServiceAccount', name: 'exporter-set-controller', namespace: 'lab' },
     ]);
   });
 
@@ -128,7 +129,8 @@ describe('ExporterSetController', () => {
     new ExporterSetController(chart, 'Controller', { namespace: 'lab' });
     const objects = synth(chart);
     const role = findObject(objects, 'ClusterRole', 'exporter-set-controller');
-    expect(role.rules).toEqual(RULES);
+    // cdk8s-plus writes an empty resourceNames list on ClusterRole rules (test/support/kplus-differences.ts).
+    expect(role.rules).toEqual(RULES.map((rule) => ({ ...rule, resourceNames: [] })));
     expect(role.metadata.namespace).toBeUndefined();
     const binding = findObject(objects, 'ClusterRoleBinding', 'exporter-set-controller');
     expect(binding.metadata.namespace).toBeUndefined();
@@ -198,7 +200,12 @@ describe('ExporterSetController', () => {
     new ExporterSetController(chart, 'Controller');
     const pod = (findObject(synth(chart), 'Deployment', 'exporter-set-controller-qemu') as any).spec.template
       .spec;
-    expect(pod.securityContext).toEqual({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
+    // cdk8s-plus adds fsGroupChangePolicy: Always and privileged: false (test/support/kplus-differences.ts).
+    expect(pod.securityContext).toEqual({
+      runAsNonRoot: true,
+      seccompProfile: { type: 'RuntimeDefault' },
+      fsGroupChangePolicy: 'Always',
+    });
     expect(pod.hostNetwork ?? false).toBe(false);
     expect(pod.volumes ?? []).toEqual([]);
     for (const c of pod.containers) {
@@ -207,6 +214,7 @@ describe('ExporterSetController', () => {
         runAsUser: 65532,
         runAsGroup: 65532,
         allowPrivilegeEscalation: false,
+        privileged: false,
         readOnlyRootFilesystem: true,
         capabilities: { drop: ['ALL'] },
         seccompProfile: { type: 'RuntimeDefault' },

@@ -130,7 +130,14 @@ function writeJson(file: string, value: unknown): void {
 beforeAll(async () => {
   packed = await buildAndPack(work);
   await Promise.all([
-    scratchProject(cdk8sApp, packed.tarball, ['cdk8s', 'constructs', 'yaml', 'cron-parser', '@types/node']),
+    scratchProject(cdk8sApp, packed.tarball, [
+      'cdk8s',
+      'cdk8s-plus-28',
+      'constructs',
+      'yaml',
+      'cron-parser',
+      '@types/node',
+    ]),
     scratchProject(pulumiProgram, packed.tarball, [
       '@pulumi/pulumi',
       '@pulumi/kubernetes',
@@ -140,6 +147,7 @@ beforeAll(async () => {
     ]),
     scratchProject(esm, packed.tarball, [
       'cdk8s',
+      'cdk8s-plus-28',
       'constructs',
       '@pulumi/pulumi',
       '@pulumi/kubernetes',
