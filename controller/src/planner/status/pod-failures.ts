@@ -10,8 +10,9 @@
  *   Degraded turned `PodsFailing` (a Pod that fails after its exporter was ready starts no backoff);
  * - then upstream's rules apply again.
  *
- * Every time read here is persisted (the backoff's, the condition's transition, clamped to the past),
- * so a restart keeps the same answer, and the plan wakes up when the hold ends (plan-result.ts).
+ * Every time read here is persisted (the backoff's, the condition's transition), so a restart keeps
+ * the same answer, and the plan wakes up when the hold ends (plan-result.ts). A transition time in the
+ * future holds nothing: a hold anchored on the pass's own clock would renew itself forever.
  */
 import { ConditionReasons, ConditionTypes, type Condition } from 'virtual-exporters/internal';
 import { findCondition } from '../model/conditions';
@@ -75,8 +76,9 @@ function recentUntil(
   }
   if (previous?.status === 'True' && previous.reason === ConditionReasons.PodsFailing) {
     const since = toMillis(previous.lastTransitionTime);
-    // A transition written in the future (by a skewed clock or by hand) holds no longer than a step.
-    if (since !== undefined) ends.push(Math.min(since, now) + baseMs);
+    // A transition written in the future (by a skewed clock or by hand) says nothing of when the
+    // failure was seen, and anchoring on `now` instead would renew the hold on every pass: no hold.
+    if (since !== undefined && since <= now) ends.push(since + baseMs);
   }
   const until = ends.length > 0 ? Math.max(...ends) : undefined;
   return until !== undefined && until > now ? until : undefined;
