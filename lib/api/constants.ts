@@ -124,6 +124,11 @@ export const ConditionTypes = {
   Unbounded: 'Unbounded',
   /** Ours: `spec.pinnedRevision` names a recorded revision, which new instances are built from. */
   RevisionPinned: 'RevisionPinned',
+  /**
+   * Ours: the set's class was switched to another provisioner while the set ran; the message names the
+   * provisioner whose controller runs the set now. Absent until a switch.
+   */
+  ProvisionerSwitched: 'ProvisionerSwitched',
 } as const;
 export type ConditionType = (typeof ConditionTypes)[keyof typeof ConditionTypes];
 
@@ -253,6 +258,9 @@ export const ConditionReasons = {
   PinnedRevisionNotFound: 'PinnedRevisionNotFound',
   /** RevisionPinned=False: spec.pinnedRevision is not set; instances are built from the template. */
   NotPinned: 'NotPinned',
+  // --- ProvisionerSwitched (ours) ---
+  /** ProvisionerSwitched=True: the class was switched to another provisioner while the set ran. */
+  ProvisionerChanged: 'ProvisionerChanged',
 } as const;
 
 /** Lease condition types set by Jumpstarter's controller. */

@@ -83,10 +83,20 @@ export function validateLabelKey(key: unknown): string[] {
   }
   const messages: string[] = [];
   const name = parts[parts.length - 1];
-  if (parts.length === 2 && validateDns1123Subdomain(parts[0]).length > 0) {
-    messages.push(
-      'must have a DNS-1123 subdomain before "/" (lowercase letters, digits, "-" and ".", at most 253 characters)',
-    );
+  if (parts.length === 2) {
+    const prefix = parts[0];
+    // A long key is cut short where it is shown: the length and the name part say which key it is.
+    if (prefix.length > DNS1123_SUBDOMAIN_MAX_LENGTH) {
+      const shown = name.length > QUALIFIED_NAME_MAX_LENGTH ? `${name.slice(0, 60)}...` : name;
+      messages.push(
+        `must have a DNS-1123 subdomain before "/" of at most ${DNS1123_SUBDOMAIN_MAX_LENGTH} characters (the prefix before "/${shown}" has ${prefix.length})`,
+      );
+    }
+    if (!DNS1123_SUBDOMAIN.test(prefix)) {
+      messages.push(
+        'must have a DNS-1123 subdomain before "/" (lowercase letters, digits, "-" and ".", at most 253 characters)',
+      );
+    }
   }
   if (name === '') {
     messages.push('must not have an empty name part');

@@ -433,7 +433,7 @@ const statusSchema: JSONSchemaProps = object(
       { maxLength: ExporterSetStatusBounds.revisionName },
     ),
     conditions: conditionsSchema(
-      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (a write for the set failed: Exporter, config Secret, Pod or render, with the API's message), ParametersValid, Paused (spec.paused, the off switch), Unbounded (maxReplicas is 0: no ceiling) and RevisionPinned (spec.pinnedRevision found or not).",
+      "Latest observations. Available (minReplicas ready), Progressing, Degraded and ScalingLimited keep upstream Jumpstarter's reasons, rules and messages. This controller adds WarmBufferAvailable (minAvailableReplicas met), Scaling (what it is changing, or why not), InstancesHealthy (startup failures, credential waits, instances offline), SpecValid, ReplicaFailure (a write for the set failed: Exporter, config Secret, Pod or render, with the API's message), ParametersValid, Paused (spec.paused, the off switch), Unbounded (maxReplicas is 0: no ceiling), RevisionPinned (spec.pinnedRevision found or not) and ProvisionerSwitched (the class was switched to another provisioner while the set ran: which one runs it now).",
     ),
     exportersActive: count('Exporters that are enabled, online and leased.'),
     exportersDisabled: count(

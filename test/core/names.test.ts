@@ -75,6 +75,17 @@ describe('names › label keys', () => {
   ])('rejects %p', (key, message) => {
     expect(validateLabelKey(key)).toEqual(expect.arrayContaining([expect.stringMatching(message)]));
   });
+
+  it('names the length of a prefix over 253 characters and the name it stands before', () => {
+    const prefix = Array.from({ length: 6 }, () => 'a'.repeat(43)).join('.'); // 263 characters
+    expect(validateLabelKey(`${prefix}/board`)).toEqual([
+      'must have a DNS-1123 subdomain before "/" of at most 253 characters (the prefix before "/board" has 263)',
+    ]);
+    expect(validateLabelKey(`${'A'.repeat(254)}/b`)).toEqual([
+      'must have a DNS-1123 subdomain before "/" of at most 253 characters (the prefix before "/b" has 254)',
+      'must have a DNS-1123 subdomain before "/" (lowercase letters, digits, "-" and ".", at most 253 characters)',
+    ]);
+  });
 });
 
 describe('names › label values', () => {

@@ -8,8 +8,11 @@
  *   when their leases end), and creates, promotes and renders nothing;
  * - while the set is being deleted, drains every instance and removes the drain finalizer once none is
  *   left — as the class's controller does — so deletion completes whichever of the two runs;
- * - writes no status: the set's status belongs to the class's controller, and two writers would undo
- *   each other. A Warning event names the switch each pass that drains.
+ * - before it lets go, records the switch on the set: `ProvisionerSwitched=True` names the provisioner
+ *   whose controller runs the set now (status/provisioner-switch.ts), with a Warning event — the only
+ *   status it writes, in words that depend on the class alone, so the class's controller keeps it as
+ *   it is; the rest of the status belongs to the class's controller, and two writers would undo each
+ *   other. The Warning event names the switch each pass that drains, too.
  *
  * Instances without the annotation (made before it existed, or by upstream's controller) are the
  * class's controller's.
@@ -22,6 +25,7 @@ import { actionEvents } from './model/events';
 import type { InstanceView } from './observe/instance-view';
 import type { World } from './observe/world';
 import { leaveAlone, type Plan } from './plan-result';
+import { recordSwitch } from './status/provisioner-switch';
 
 /** The provisioner that made the instance, from its annotation; undefined when it carries none. */
 export function madeBy(view: InstanceView): string | undefined {
@@ -37,16 +41,18 @@ export function planHandover(world: World, why: string): Plan {
   const draining = deleting && hasFinalizer ? world.owned : mine;
   const context = { set, retain: world.spec.retain, now: world.now };
   const planned: Action[] = draining.flatMap((v) => leavingStep(v, 'drain', context) ?? []);
-  if (deleting && hasFinalizer && world.owned.length === 0 && world.virtualCreates.length === 0) {
-    planned.push({ type: 'RemoveFinalizer' });
-  }
-  if (planned.length === 0) return leaveAlone(why);
+  const removing = deleting && hasFinalizer && world.owned.length === 0 && world.virtualCreates.length === 0;
+  if (removing) planned.push({ type: 'RemoveFinalizer' });
+  // Recorded while instances it made are left (it ran the set), unless the set goes in this pass.
+  const status = world.cls && mine.length > 0 && !removing ? recordSwitch(world, world.cls) : undefined;
+  if (planned.length === 0 && status === undefined) return leaveAlone(why);
   // The live Lease list confirms the deletes, as for any pass (§3.7).
   const { actions } = confirmDeletes(planned, world.leaseCheck);
   const ordered = [...actions].sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
   const leased = draining.filter((v) => v.leased).length;
   return {
     actions: ordered,
+    ...(status !== undefined ? { status } : {}),
     events: [
       ...actionEvents(ordered),
       {

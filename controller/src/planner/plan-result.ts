@@ -2,7 +2,8 @@
  * The plan a pass returns, assembled in one place: the actions in the order the executor applies them
  * (model/actions.ts), the status (status/calculate-status.ts), the events, and — §3.15 idle is quiet —
  * no timer but the next real deadline (cooldown end, backoff end, a lease's beginTime, a startup
- * timeout, a schedule window). `finalizeStatus` makes the status again once the executor ran.
+ * timeout, a schedule window, the end of recent Pod failures). `finalizeStatus` makes the status again
+ * once the executor ran.
  */
 import type { ExporterSetStatus } from 'virtual-exporters/internal';
 import { confirmDeletes } from './decide/scale/scale-down';
@@ -13,12 +14,16 @@ import type { World } from './observe/world';
 import { calculateStatus, type ObservedOutcome, type StatusInputs } from './status/calculate-status';
 import { conditionEvents } from './status/condition-events';
 import type { PassFacts } from './status/pass-facts';
+import { podFailures } from './status/pod-failures';
 import { scheduleEvents } from './status/schedule-report';
 
 export interface Plan {
   /** The writes, in the order to apply them (see model/actions.ts). */
   readonly actions: readonly Action[];
-  /** The whole desired status; undefined when the set is not this controller's to report on. */
+  /**
+   * The whole desired status; for a set that is not this controller's to report on, only the switch
+   * recorded (handover.ts) or undefined.
+   */
   readonly status?: ExporterSetStatus;
   /** What the status is made from: `finalizeStatus` adds the executor's outcome. */
   readonly statusInputs?: StatusInputs;
@@ -54,7 +59,9 @@ export function finishPlan(
   };
   const ordered = [...actions].sort((a, b) => ACTION_ORDER.indexOf(a.type) - ACTION_ORDER.indexOf(b.type));
   // A window warming, opening or closing is a deadline too: idle is quiet, but not past a schedule.
-  const due = [...timers, world.schedules.nextChangeAt].filter(
+  // So is the end of recent Pod failures: Degraded then leaves PodsFailing (status/pod-failures.ts).
+  const failuresEnd = podFailures(world, facts.health).recentUntil;
+  const due = [...timers, world.schedules.nextChangeAt, failuresEnd].filter(
     (t): t is number => t !== undefined && t > world.now,
   );
   const status = calculateStatus(inputs);
@@ -75,9 +82,10 @@ export function finishPlan(
 
 /**
  * The set's status after the executor applied `plan`: every counter and condition, ReplicaFailure from
- * the outcome, and `nextOrdinal` past the creates that landed. Undefined when the set is not this
- * controller's to report on.
+ * the outcome, and `nextOrdinal` past the creates that landed. For a set that is not this controller's
+ * to report on, the plan's status as it is (handover.ts: the switch recorded) or undefined.
  */
 export function finalizeStatus(plan: Plan, outcome: ObservedOutcome): ExporterSetStatus | undefined {
-  return plan.statusInputs ? calculateStatus(plan.statusInputs, outcome) : undefined;
+  // A plan without inputs reports no outcome: a set handed over carries only its recorded switch.
+  return plan.statusInputs ? calculateStatus(plan.statusInputs, outcome) : plan.status;
 }

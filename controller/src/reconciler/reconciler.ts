@@ -3,7 +3,8 @@
  *
  * 1. **observe**: the set's world from the caches (read-set-world.ts), with the demand history folded
  *    in (demand/demand-store.ts) when this controller serves the set's class;
- * 2. **plan**: the pure planner; a set it leaves alone (another provisioner's) is forgotten;
+ * 2. **plan**: the pure planner; a set it leaves alone with nothing left to do (another provisioner's,
+ *    its switch recorded and the instances this controller made drained) is forgotten;
  * 3. **act**: the executor applies the plan (executor.ts); right before Exporter deletes, their names
  *    are recorded (§3.10) and the pass planned again with the live Lease list (lease-check.ts, §3.7),
  *    and that plan is the pass's plan; each delete is guarded by the Exporter the pass decided on
@@ -109,7 +110,9 @@ export class Reconciler {
       ...acted.sweptEvents,
       ...(world.lifecycle?.takeNotices() ?? []).map((n) => ({ type: 'Normal' as const, ...n })),
     ]);
-    if (deps.metrics) recordPassMetrics(deps.metrics, ref, acted.execution.applied, status, set);
+    // A set handed over (only its switch recorded) has no pool to measure.
+    const measured = acted.plan.ignored === undefined ? status : undefined;
+    if (deps.metrics) recordPassMetrics(deps.metrics, ref, acted.execution.applied, measured, set);
     logApplied(log, acted.execution.applied);
     if (acted.execution.changed.length > 0) {
       log.info(

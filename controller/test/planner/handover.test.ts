@@ -1,10 +1,35 @@
 import { describe, expect, it } from '@jest/globals';
-import { Annotations, DRAIN_FINALIZER, EventReasons } from 'virtual-exporters/internal';
+import {
+  Annotations,
+  ConditionReasons,
+  ConditionTypes,
+  DRAIN_FINALIZER,
+  EventReasons,
+} from 'virtual-exporters/internal';
 import { plan, type InstanceSnapshot } from '../../src/planner';
-import { instance, lease, makeClass, makeSet, namesOf, ofType, snapshot, type Shape } from './builders';
+import { applyPlan } from './applier';
+import {
+  conditionOf,
+  instance,
+  lease,
+  makeClass,
+  makeSet,
+  namesOf,
+  ofType,
+  snapshot,
+  type Shape,
+} from './builders';
 
 const OTHER = 'ec2.jumpstarter.dev';
 const switched = makeClass({ provisioner: OTHER });
+const CLASS = switched.metadata?.name ?? '';
+/** ProvisionerSwitched as every controller words it for the class `switched`. */
+const SWITCHED = {
+  type: ConditionTypes.ProvisionerSwitched,
+  status: 'True' as const,
+  reason: ConditionReasons.ProvisionerChanged,
+  message: `VirtualTargetClass "${CLASS}" was switched to provisioner "${OTHER}" while the set ran: the controller of "${OTHER}" runs the set now, and the controllers of other provisioners only drain the instances they made`,
+};
 
 /** An instance annotated as made by `provisioner`. */
 function madeBy(provisioner: string, ordinal: number, shape: Shape): InstanceSnapshot {
@@ -29,11 +54,11 @@ describe('§3.13 class switched to another provisioner', () => {
     expect(create.exporter.metadata?.annotations?.[Annotations.provisioner]).toBe('qemu.jumpstarter.dev');
   });
 
-  it('drains the instances it made, keeps the leased one, creates nothing and writes no status', () => {
+  it('drains the instances it made, keeps the leased one, creates nothing and writes only the switch', () => {
     const result = plan(
       snapshot({
         cls: switched,
-        set: makeSet({ minAvailableReplicas: 3 }),
+        set: makeSet({ minAvailableReplicas: 3 }, { status: { replicas: 3 } }),
         instances: [
           madeBy('qemu.jumpstarter.dev', 0, 'available'),
           madeBy('qemu.jumpstarter.dev', 1, 'exited'),
@@ -45,7 +70,7 @@ describe('§3.13 class switched to another provisioner', () => {
     expect(namesOf(result, 'DisableExporter')).toEqual(['pool-0']);
     expect(namesOf(result, 'DeleteExporter')).toEqual(['pool-1']);
     expect(ofType(result, 'CreateExporter')).toEqual([]);
-    expect(result.status).toBeUndefined();
+    expect(result.status).toEqual({ replicas: 3, conditions: [expect.objectContaining(SWITCHED)] });
     expect(result.events).toContainEqual(
       expect.objectContaining({
         type: 'Warning',
@@ -94,6 +119,43 @@ describe('§3.13 class switched to another provisioner', () => {
       snapshot({ cls: switched, set: makeSet({}, { deleting: true, finalizers: [DRAIN_FINALIZER] }) }),
     );
     expect(ofType(gone, 'RemoveFinalizer')).toHaveLength(1);
+  });
+
+  it('records which provisioner runs the set before it lets go, once, with a Warning event', () => {
+    const first = snapshot({
+      cls: switched,
+      set: makeSet({ minAvailableReplicas: 1 }, { status: { replicas: 1, conditions: [] } }),
+      instances: [madeBy('qemu.jumpstarter.dev', 0, 'available')],
+      leases: [lease('held', { exporter: 'pool-0' })],
+    });
+    const recorded = plan(first);
+    // Nothing to drain yet (the instance is leased): the switch is recorded all the same.
+    expect(recorded.actions).toEqual([]);
+    expect(recorded.status).toEqual({ replicas: 1, conditions: [expect.objectContaining(SWITCHED)] });
+    expect(recorded.events).toContainEqual(
+      expect.objectContaining({ type: 'Warning', reason: EventReasons.ProvisionerChanged }),
+    );
+    // Recorded: the next pass writes nothing and leaves the set alone.
+    const next = plan(applyPlan(first, recorded));
+    expect(next.status).toBeUndefined();
+    expect(next.actions).toEqual([]);
+    expect(next.ignored).toContain(OTHER);
+  });
+
+  it("keeps a recorded switch in the class's words when the class's controller runs the set", () => {
+    const recorded = { ...SWITCHED, lastTransitionTime: '2026-03-01T11:00:00.000Z' };
+    const set = makeSet({ minAvailableReplicas: 1 }, { status: { conditions: [recorded] } });
+    // Switched back to this controller's provisioner: the condition names it, in the same words.
+    const back = plan(snapshot({ cls: makeClass(), set, instances: [instance(0, 'available')] }));
+    expect(conditionOf(back, ConditionTypes.ProvisionerSwitched)).toMatchObject({
+      ...recorded,
+      message: SWITCHED.message.replaceAll(OTHER, 'qemu.jumpstarter.dev'),
+    });
+    // Never switched: no such condition.
+    const never = plan(
+      snapshot({ set: makeSet({ minAvailableReplicas: 1 }), instances: [instance(0, 'available')] }),
+    );
+    expect(conditionOf(never, ConditionTypes.ProvisionerSwitched)).toBeUndefined();
   });
 
   it('leaves a deleted set without our finalizer alone', () => {

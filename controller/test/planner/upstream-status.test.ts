@@ -187,7 +187,9 @@ const TABLE: Readonly<Record<'Available' | 'Progressing' | 'Degraded' | 'Scaling
       instances: [FAILED, RUNNING_OFFLINE],
       status: 'True',
       reason: 'PodsFailing',
-      message: '1 pod(s) in Failed state',
+      // Upstream's message, then the Pods and why they failed (status/pod-failures.ts).
+      message:
+        '1 pod(s) in Failed state: Pod pool-0 (no reason given); failed instances are replaced at once, and Degraded stays True while their failures are recent',
     },
     {
       rule: 'ExportersOffline: unavailableReplicas > 0 && podsPending == 0',

@@ -1,14 +1,16 @@
 /**
  * A class switched to another provisioner mid-life (SPEC §3.13), reproduced on the test cluster with
- * only this controller running (the new provisioner has none): the instances it made are drained —
- * their Pods stop — and deleting the set completes, the drain finalizer removed by the controller that
- * added it.
+ * only this controller running (the new provisioner has none): the controller records on the set which
+ * provisioner runs it now (ProvisionerSwitched, and a Warning event), the instances it made are
+ * drained — their Pods stop — and deleting the set completes, the drain finalizer removed by the
+ * controller that added it.
  */
 import { describe, expect, it } from '@jest/globals';
 import { Annotations, DRAIN_FINALIZER } from 'virtual-exporters/internal';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
 import {
   NS,
+  condition,
   createClass,
   createSet,
   eventsOf,
@@ -51,6 +53,14 @@ describe('§3.13: a class switched to another provisioner', () => {
     expect(
       eventsOf(cluster, 'moved').some((e) => e.reason === 'ProvisionerChanged' && e.type === 'Warning'),
     ).toBe(true);
+    // Before it let go, the controller recorded which provisioner runs the set now.
+    expect(condition(getSet(cluster, 'moved'), 'ProvisionerSwitched')).toMatchObject({
+      status: 'True',
+      reason: 'ProvisionerChanged',
+      message: expect.stringContaining(
+        'was switched to provisioner "ec2.jumpstarter.dev" while the set ran: the controller of "ec2.jumpstarter.dev" runs the set now',
+      ),
+    });
 
     deleteSet(cluster, 'moved');
     await until('the set gone', () => getSet(cluster, 'moved') === undefined);

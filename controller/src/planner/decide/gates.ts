@@ -1,8 +1,8 @@
 /**
  * §3.13 class and parameters, and the gates on new instances (existing ones keep serving):
  *
- * - a class of another provisioner: the set is not this controller's (`notOurs`) — no status, and no
- *   actions but the drain of the instances it made (handover.ts);
+ * - a class of another provisioner: the set is not this controller's (`notOurs`) — no actions but the
+ *   drain of the instances it made, and no status but the switch recorded (handover.ts);
  * - invalid merged parameters (`ParametersValid=False` with the provisioner's findings), a selector
  *   that does not select the template labels and a spec that breaks the set's own rules
  *   (`SpecValid=False`, spec/spec-checks.ts) create nothing;

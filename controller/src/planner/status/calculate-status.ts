@@ -24,6 +24,8 @@ import type { ConditionInputs } from './condition-inputs';
 import { statusCounters, type StatusCounters } from './counters';
 import type { ExecutionOutcome } from './outcome';
 import type { PassFacts } from './pass-facts';
+import { podFailures } from './pod-failures';
+import { switchConditionOf } from './provisioner-switch';
 import { outstandingWrites, withOutcome } from './replica-failure';
 import { scheduleReport } from './schedule-report';
 import { setConditions } from './set-conditions';
@@ -59,6 +61,7 @@ function conditionInputs(world: World, facts: PassFacts, counters: StatusCounter
       maxReplicas: spec.maxReplicas,
       minAvailable: spec.minAvailable,
       ...(facts.classMissing !== undefined ? { classMissing: facts.classMissing.name } : {}),
+      podFailures: podFailures(world, facts.health),
     },
     warmBuffer: {
       ...(classMissing !== undefined ? { classMissing } : {}),
@@ -98,6 +101,7 @@ function conditionInputs(world: World, facts: PassFacts, counters: StatusCounter
     },
     offSwitch: { paused: spec.paused, maxReplicas: spec.maxReplicas },
     pin: pinCondition(world.pin, world.set.status?.conditions, world.set.metadata?.name ?? ''),
+    switched: switchConditionOf(world),
   };
 }
 

@@ -96,4 +96,6 @@ export interface ConditionInputs {
   readonly offSwitch: OffSwitchInput;
   /** RevisionPinned (pinning.ts); undefined while the set was never pinned. */
   readonly pin?: ConditionInput;
+  /** ProvisionerSwitched (provisioner-switch.ts); undefined until a switch was recorded. */
+  readonly switched?: ConditionInput;
 }

@@ -3,8 +3,10 @@
  * from the counters alone) and ours, which say what upstream's rules do not — the warm buffer
  * (WarmBufferAvailable), what the controller is changing (Scaling), instances failing to start, waiting
  * for a credential or offline (InstancesHealthy), a spec nothing can be built from (SpecValid),
- * failed writes (ReplicaFailure: replica-failure.ts), the parameters (ParametersValid) and the off switch
- * (Paused, Unbounded: spec/off-switch.ts). Each reads a small input of its own (condition-inputs.ts).
+ * failed writes (ReplicaFailure: replica-failure.ts), the parameters (ParametersValid), the off switch
+ * (Paused, Unbounded: spec/off-switch.ts) and a class switched to another provisioner
+ * (ProvisionerSwitched: provisioner-switch.ts). Each reads a small input of its own
+ * (condition-inputs.ts).
  * Messages are built from counts and persisted times only, never from `now`, so a settled set
  * rewrites nothing (SPEC §3.15).
  */
@@ -241,6 +243,7 @@ export function setConditions(
     parametersValid(inputs.parameters),
     ...offSwitchConditions(inputs.offSwitch),
     ...(inputs.pin ? [inputs.pin] : []),
+    ...(inputs.switched ? [inputs.switched] : []),
   ]) {
     conditions = setCondition(conditions, input, now, generation);
   }

@@ -6,12 +6,15 @@
  * rows in order; the first that holds wins. What this controller knows beyond these rules goes into
  * condition types of its own (set-conditions.ts), never into these.
  *
- * One judged deviation lives in the counters, not here: a standby Exporter (no Pod by design, SPEC
- * §3.6) is not counted in `unavailableReplicas`, so a standby never makes Progressing or Degraded True.
+ * Two judged deviations: a standby Exporter (no Pod by design, SPEC §3.6) is not counted in
+ * `unavailableReplicas` (counters.ts), so a standby never makes Progressing or Degraded True; and
+ * Degraded stays `PodsFailing` while Pod failures are recent though the failed Pods were replaced at
+ * once (pod-failures.ts), with the Pods and why they failed in its message.
  */
 import { ConditionReasons as R, ConditionTypes } from 'virtual-exporters/internal';
 import type { ConditionInput } from '../model/conditions';
 import type { StatusCounters } from './counters';
+import { failingText, type PodFailures } from './pod-failures';
 
 /** What upstream's rules read: the counters and the spec's three bounds. */
 export interface UpstreamFacts {
@@ -24,6 +27,8 @@ export interface UpstreamFacts {
   readonly minAvailable: number;
   /** The name of the set's VirtualTargetClass when it was not found; undefined when it was. */
   readonly classMissing?: string;
+  /** Failed Pods named, and recent failures that keep Degraded at PodsFailing (pod-failures.ts). */
+  readonly podFailures?: PodFailures;
 }
 
 export function availableCondition(f: UpstreamFacts): ConditionInput {
@@ -77,7 +82,16 @@ export function degradedCondition(f: UpstreamFacts): ConditionInput {
   const type = ConditionTypes.Degraded;
   const { podsFailed, podsPending, unavailableReplicas } = f.counters;
   if (podsFailed > 0) {
-    return { type, status: 'True', reason: R.PodsFailing, message: `${podsFailed} pod(s) in Failed state` };
+    const named = failingText(f.podFailures?.failing ?? []);
+    return {
+      type,
+      status: 'True',
+      reason: R.PodsFailing,
+      message: `${podsFailed} pod(s) in Failed state${named}`,
+    };
+  }
+  if (f.podFailures?.recent !== undefined) {
+    return { type, status: 'True', reason: R.PodsFailing, message: f.podFailures.recent };
   }
   if (unavailableReplicas > 0 && podsPending === 0) {
     return {
