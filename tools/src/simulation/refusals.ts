@@ -5,6 +5,11 @@
  * ReplicaFailure condition, or an ExporterOperation's WriteFailure, with the reason of that write
  * (SPEC §3.18: nothing fails silently),
  * else the seed fails with `failure-unreported`.
+ *
+ * The judgment waits for the controller's passes that were running at the lift: a pass refused in
+ * time reports in its own status write, and on a loaded machine that pass may end only after the lift
+ * (a cluster second is a few wall milliseconds). A pass still running `PASS_WAIT_MS` after the lift is
+ * named instead.
  */
 import { ConditionReasons as R } from 'virtual-exporters/internal';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
@@ -13,6 +18,12 @@ import type { Refusal } from './lab-plan';
 
 /** A failed write reports within a pass; refusals later than this before the lift are not judged. */
 const REPORT_WITHIN_MS = 10_000;
+
+/** How long (cluster time) the judgment waits for the passes running at the lift to end. */
+const PASS_WAIT_MS = 60_000;
+
+/** The controller's passes now running, each with how long it has run (work-queue.ts). */
+export type PassesInFlight = () => readonly { readonly key: string; readonly forMs: number }[];
 
 /** The ReplicaFailure reasons a refused write of each resource and verb may show under. */
 const REASONS: Readonly<Record<string, readonly string[]>> = {
@@ -39,6 +50,7 @@ export function refusalSteps(
   t0: () => number,
   monitor: InvariantMonitor,
   report: { violate(violation: Violation): void; count(kind: string, n: number): void },
+  passesInFlight: PassesInFlight = () => [],
 ): TimedStep[] {
   return refusals.flatMap((refusal) => {
     let id = '';
@@ -68,22 +80,47 @@ export function refusalSteps(
       },
       {
         atMs: refusal.toMs,
-        run: () => {
+        run: async () => {
           report.count(`refused${code}`, cluster.faults.hits(id));
           cluster.faults.remove(id);
           const from = t0() + refusal.fromMs;
           const reasons = REASONS[`${resource}/${verb}`] ?? [];
-          const shown =
+          const shown = () =>
             shownBefore || monitor.reportedFailures.some((f) => f.at >= from && reasons.includes(f.reason));
-          if (judged > 0 && !shown) {
-            report.violate({
-              invariant: 'failure-unreported',
-              at: cluster.clock.now(),
-              message: `${judged} ${verb} of ${resource} refused with ${code} from ${refusal.fromMs} ms, but no set reported ${reasons.join(' or ')}`,
-            });
-          }
+          if (judged === 0 || shown()) return;
+          const running = await passesEnded(cluster, passesInFlight);
+          if (shown()) return;
+          const still = running.length > 0 ? `; passes still running: ${running.join(', ')}` : '';
+          report.violate({
+            invariant: 'failure-unreported',
+            at: cluster.clock.now(),
+            message: `${judged} ${verb} of ${resource} refused with ${code} from ${refusal.fromMs} ms, but no set reported ${reasons.join(' or ')}${still}`,
+          });
         },
       },
     ];
   });
+}
+
+/**
+ * Waits until every pass running now has ended, or `PASS_WAIT_MS` of cluster time; returns the keys of
+ * those still running then.
+ */
+async function passesEnded(cluster: TestCluster, passesInFlight: PassesInFlight): Promise<string[]> {
+  const start = cluster.clock.now();
+  const wallDeadline = Date.now() + PASS_WAIT_MS; // a clock that stands still must not hang the seed
+  const atStart = new Map(passesInFlight().map((p) => [p.key, p.forMs]));
+  for (;;) {
+    const elapsed = cluster.clock.now() - start;
+    // The same pass has run at least as long as then (passes are timed on the controller's clock,
+    // which a skew fault may move, so only the order is compared); a shorter one is a new pass.
+    const running = passesInFlight()
+      .filter((p) => {
+        const before = atStart.get(p.key);
+        return before !== undefined && p.forMs >= before;
+      })
+      .map((p) => p.key);
+    if (running.length === 0 || elapsed >= PASS_WAIT_MS || Date.now() > wallDeadline) return running;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

@@ -594,10 +594,14 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           }
         },
       })),
-      ...refusalSteps(cluster, plan.faults.refusals, () => t0, monitor, {
-        violate: (violation) => violations.push(violation),
-        count: countFault,
-      }),
+      ...refusalSteps(
+        cluster,
+        plan.faults.refusals,
+        () => t0,
+        monitor,
+        { violate: (violation) => violations.push(violation), count: countFault },
+        () => manager?.queue.passesInFlight() ?? [],
+      ),
     ].sort((a, b) => a.atMs - b.atMs);
     for (const step of steps) {
       await untilClock(cluster, t0 + step.atMs);

@@ -266,36 +266,83 @@ describe('simulation › invariants', () => {
     expect(lab.violations()).toEqual(['create-loop']);
   });
 
+  /** Judges one refused Secret create: `before` runs before the lift, `during` while the judgment waits. */
+  async function judgeRefusal(
+    lab: Awaited<ReturnType<typeof setUp>>,
+    before: (cluster: TestCluster) => void,
+    passes: { inFlight?: () => { key: string; forMs: number }[]; during?: () => void } = {},
+  ): Promise<Violation[]> {
+    const found: Violation[] = [];
+    const refusal = { code: 403, resource: 'secrets', verb: 'create', fromMs: 0, toMs: 30_000 } as const;
+    const steps = refusalSteps(
+      lab.cluster,
+      [refusal],
+      () => 0,
+      monitor!,
+      { violate: (v) => found.push(v), count: () => undefined },
+      passes.inFlight,
+    );
+    await steps[0].run();
+    // The controller's Secret create, refused.
+    const refused = lab.cluster.faults.errorFor({
+      identity: 'controller',
+      verb: 'create',
+      group: '',
+      version: 'v1',
+      resource: 'secrets',
+      subresource: '',
+      namespace: NS,
+      name: '',
+      path: '',
+    });
+    expect(refused?.code).toBe(403);
+    before(lab.cluster);
+    await steps[1].run();
+    const lift = steps[2].run();
+    passes.during?.();
+    await lift;
+    return found;
+  }
+
   it('flags a write refused for a stretch that no set reported, not one a set reported', async () => {
     const lab = await setUp();
-    const judge = (report: (cluster: TestCluster) => void): Violation[] => {
-      const found: Violation[] = [];
-      const refusal = { code: 403, resource: 'secrets', verb: 'create', fromMs: 0, toMs: 30_000 } as const;
-      const steps = refusalSteps(lab.cluster, [refusal], () => 0, monitor!, {
-        violate: (v) => found.push(v),
-        count: () => undefined,
-      });
-      steps[0].run();
-      // The controller's Secret create, refused.
-      const refused = lab.cluster.faults.errorFor({
-        identity: 'controller',
-        verb: 'create',
-        group: '',
-        version: 'v1',
-        resource: 'secrets',
-        subresource: '',
-        namespace: NS,
-        name: '',
-        path: '',
-      });
-      expect(refused?.code).toBe(403);
-      report(lab.cluster);
-      steps[1].run();
-      steps[2].run();
-      return found;
+    expect((await judgeRefusal(lab, () => undefined)).map((v) => v.invariant)).toEqual([
+      'failure-unreported',
+    ]);
+    expect(await judgeRefusal(lab, () => lab.failing('FailedCreateSecret'))).toEqual([]);
+  });
+
+  /** A pass of set `pool` refused before the lift and still running at it (a loaded machine). */
+  function slowPass() {
+    let running = true;
+    return {
+      inFlight: () => (running ? [{ key: `${NS}/pool`, forMs: 0 }] : []),
+      end: () => (running = false),
     };
-    expect(judge(() => undefined).map((v) => v.invariant)).toEqual(['failure-unreported']);
-    expect(judge(() => lab.failing('FailedCreateSecret'))).toEqual([]);
+  }
+
+  it('waits for the pass running at the lift: a report it writes after the lift counts', async () => {
+    const lab = await setUp();
+    const pass = slowPass();
+    const found = await judgeRefusal(lab, () => undefined, {
+      inFlight: pass.inFlight,
+      during: () =>
+        setTimeout(() => {
+          lab.failing('FailedCreateSecret');
+          pass.end();
+        }, 20),
+    });
+    expect(found).toEqual([]);
+  });
+
+  it('flags the refusal when the pass running at the lift ends without reporting it', async () => {
+    const lab = await setUp();
+    const pass = slowPass();
+    const found = await judgeRefusal(lab, () => undefined, {
+      inFlight: pass.inFlight,
+      during: () => setTimeout(pass.end, 20),
+    });
+    expect(found.map((v) => v.invariant)).toEqual(['failure-unreported']);
   });
 });
 
