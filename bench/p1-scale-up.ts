@@ -5,7 +5,8 @@
  *
  * Against what: a tight client-node loop in the bench process that creates the same 200 Exporters,
  * config Secrets and Pods with the same concurrency (50 in flight) against the same kind of server
- * (a fresh cluster child with the same simulators): the API round-trip limit. Figure = controller
+ * (a fresh cluster child with the same simulators), through the controller's own clients (kept-alive
+ * connections, controller/src/kube/keep-alive.ts): the API round-trip limit. Figure = controller
  * time / loop time; target ≤ 1.3.
  *
  * What the loop skips: the controller cannot render an instance (config Secret, Pod) before the
@@ -261,6 +262,7 @@ async function loopRun(backend: Backend, waitForCredential: boolean) {
       return { ...timesFrom(events, startLocal + cluster.clockOffset.offsetMs), cpuMs: cpu };
     } finally {
       await informers?.stop();
+      clients.close();
     }
   });
 }

@@ -1,12 +1,10 @@
 /**
  * A KubeConfig whose API calls share one keep-alive HTTPS agent, for the bench's own clients of the
  * real server (the simulators): client-node 1.x makes a new `https.Agent` for every call
- * (`KubeConfig.applySecurityAuthentication`), so every request opens a new TLS connection — a
- * handshake with the client certificate on both ends, and the private key parsed again on this side.
- * On the test cluster (plain HTTP) that costs little; on kube-apiserver it made the simulators' process
- * spend most of its time in TLS. The simulators stand in for Jumpstarter's Go controller and a kubelet,
- * which keep their connections; the controller under test and P1's tight loop keep client-node's
- * behaviour, as the controller ships.
+ * (`KubeConfig.applySecurityAuthentication`), so every request would open a new TLS connection. The
+ * simulators stand in for Jumpstarter's Go controller and a kubelet, which keep their connections;
+ * the controller and P1's tight loop keep theirs through the controller's clients
+ * (controller/src/kube/keep-alive.ts).
  */
 import { Agent } from 'node:https';
 import { KubeConfig, type RequestContext } from '@kubernetes/client-node';

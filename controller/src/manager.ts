@@ -123,7 +123,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
   const election = deps.leaderElection ?? {};
   const electionNamespace = election.namespace ?? controllerNamespace({ kubeConfig });
   const permissions = new PermissionCheck(
-    kubeConfig,
+    clients,
     [
       ...permissionsOf(
         controllerRules({ lifecycle: options.provisioner.lifecycle !== undefined }),
@@ -243,6 +243,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
       leading = false;
       await elector?.stop();
       await informers.stop();
+      clients.close();
       await Promise.all([metricsEndpoint?.close(), healthEndpoint?.close()]);
       logger.info({ reason }, 'controller stopped');
       resolveDone(reason);

@@ -10,8 +10,9 @@
  * check: discovery says so first, so such a server sees no review request (a create) at all. A
  * review that fails otherwise is retried with backoff and named in `/readyz` meanwhile.
  */
-import { ApisApi, AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { ApisApi, AuthorizationV1Api } from '@kubernetes/client-node';
 import type { ControllerRule } from 'virtual-exporters/internal';
+import type { KubeClients } from '../kube/clients';
 import type { Clock } from '../queue/clock';
 import type { HealthCheck } from './health';
 import type { Logger } from './logger';
@@ -73,13 +74,13 @@ export class PermissionCheck {
   private stopped = false;
 
   constructor(
-    kubeConfig: KubeConfig,
+    clients: Pick<KubeClients, 'apiClient'>,
     private readonly permissions: readonly Permission[],
     private readonly logger: Logger,
     private readonly clock: Clock,
   ) {
-    this.api = kubeConfig.makeApiClient(AuthorizationV1Api);
-    this.apis = kubeConfig.makeApiClient(ApisApi);
+    this.api = clients.apiClient(AuthorizationV1Api);
+    this.apis = clients.apiClient(ApisApi);
   }
 
   /** Whether the server serves authorization.k8s.io/v1 (discovery: a read, no review made). */

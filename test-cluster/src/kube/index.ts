@@ -3,3 +3,4 @@ export * from './audit';
 export * from './binaries';
 export * from './cluster';
 export { SERVICE_ACCOUNT_ISSUER } from './components';
+export { createPki, type ClientCredential, type ClusterPki } from './pki';
