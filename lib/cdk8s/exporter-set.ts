@@ -100,6 +100,10 @@ export class ExporterSet extends Construct {
   public readonly resource: ApiObject;
   private readonly input: ExporterSetInput;
   private readonly drivers: DriverConfig[];
+  /** The manifest built for the current drivers; dropped by `addDriver`. */
+  private built?: ExporterSetObject;
+  /** The manifest whose own rules held at construction: synth checks them again only if it changed. */
+  private readonly checked: ExporterSetObject;
 
   constructor(scope: Construct, id: string, props: ExporterSetProps) {
     super(scope, id);
@@ -113,7 +117,8 @@ export class ExporterSet extends Construct {
     this.name = this.resource.name;
     this.input = exporterSetInput(props, this.name, this.namespace);
 
-    const issues = [...derivedSelectorIssues(this.input), ...validateExporterSet(this.manifest())];
+    this.checked = this.manifest();
+    const issues = [...derivedSelectorIssues(this.input), ...validateExporterSet(this.checked)];
     if (issues.length > 0) throw constructError(this, 'ExporterSet', issues, exporterSetProp);
     this.node.addValidation({ validate: () => issueLines(this.synthIssues(), exporterSetProp) });
   }
@@ -121,17 +126,22 @@ export class ExporterSet extends Construct {
   /** Adds a driver to every instance's exporter config. */
   public addDriver(driver: DriverConfig): void {
     this.drivers.push(driver);
+    this.built = undefined;
   }
 
-  /** The set as it will be synthesized: its props, with the drivers added since. */
+  /** The set as it will be synthesized: its props, with the drivers added since (built once per change). */
   private manifest(): ExporterSetObject {
-    return buildExporterSet({ ...this.input, template: { ...this.input.template, drivers: this.drivers } });
+    this.built ??= buildExporterSet({
+      ...this.input,
+      template: { ...this.input.template, drivers: [...this.drivers] },
+    });
+    return this.built;
   }
 
   /** Everything checked at synth: the set's own rules again (after add* calls) and its class. */
   private synthIssues(): ValidationIssue[] {
     const set = this.manifest();
-    const own = validateExporterSet(set);
+    const own = set === this.checked ? [] : validateExporterSet(set);
     if (own.length > 0) return own;
     const manifest = classManifestOf(this.virtualTargetClass);
     if (!manifest) return []; // imported by name: the controller checks it in the cluster

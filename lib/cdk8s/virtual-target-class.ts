@@ -96,6 +96,8 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
   private readonly input: VirtualTargetClassInput;
   private readonly tolerations: Toleration[];
   private readonly nodeSelector: Record<string, string>;
+  /** The manifest built for the current tolerations and node labels; dropped by `add*`. */
+  private built?: VirtualTargetClassObject;
 
   constructor(scope: Construct, id: string, props: VirtualTargetClassProps) {
     super(scope, id);
@@ -111,26 +113,37 @@ export class VirtualTargetClass extends Construct implements IVirtualTargetClass
     this.input = virtualTargetClassInput(props, this.name, this.namespace);
     manifestBuilders.set(this, () => this.manifest());
 
-    const issues = validateVirtualTargetClass(this.manifest());
+    const checked = this.manifest();
+    const issues = validateVirtualTargetClass(checked);
     if (issues.length > 0) throw constructError(this, 'VirtualTargetClass', issues, classProp);
-    // Re-checked at synth: add* calls may change the object after construction.
+    // Re-checked at synth when add* calls changed the object after construction.
     this.node.addValidation({
-      validate: () => issueLines(validateVirtualTargetClass(this.manifest()), classProp),
+      validate: () => {
+        const current = this.manifest();
+        return current === checked ? [] : issueLines(validateVirtualTargetClass(current), classProp);
+      },
     });
   }
 
   /** Lets rendered Pods run on nodes with this taint. */
   public addToleration(toleration: Toleration): void {
     this.tolerations.push(toleration);
+    this.built = undefined;
   }
 
   /** Restricts rendered Pods to nodes with this label. */
   public addNodeSelector(key: string, value: string): void {
     this.nodeSelector[key] = value;
+    this.built = undefined;
   }
 
-  /** The class as it will be synthesized: its props, with the tolerations and node labels added since. */
+  /** The class as it will be synthesized: its props, with the tolerations and node labels added since (built once per change). */
   private manifest(): VirtualTargetClassObject {
+    this.built ??= this.build();
+    return this.built;
+  }
+
+  private build(): VirtualTargetClassObject {
     const given = this.input.scheduling;
     const scheduling: Scheduling | undefined =
       given || this.tolerations.length > 0 || Object.keys(this.nodeSelector).length > 0

@@ -106,6 +106,19 @@ describe('ExporterSet construct', () => {
     ]);
   });
 
+  it('includes a driver added after the set was already synthesized once (the built manifest is not kept stale)', () => {
+    const chart = testChart();
+    const set = new ExporterSet(chart, 'Pool', {
+      metadata: { name: 'pool' },
+      virtualTargetClass: qemuClass(chart),
+      template,
+    });
+    const drivers = () => (findObject(synth(chart), 'ExporterSet', 'pool').spec as any).template.spec.drivers;
+    expect(drivers() ?? []).toEqual([]);
+    set.addDriver({ type: 'jumpstarter_driver_power.driver.QemuPower' });
+    expect(drivers()).toEqual([{ name: 'power', type: 'jumpstarter_driver_power.driver.QemuPower' }]);
+  });
+
   it('accepts a class imported by name and references it', () => {
     const chart = testChart('lab');
     new ExporterSet(chart, 'Pool', {
