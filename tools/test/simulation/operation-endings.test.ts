@@ -61,7 +61,8 @@ async function setUp() {
       },
       'status',
     );
-  return { create, report, endings: e };
+  const remove = (name: string) => c.store.delete(rt, NS, name);
+  return { create, report, remove, endings: e };
 }
 
 describe('simulation › operation endings', () => {
@@ -95,6 +96,15 @@ describe('simulation › operation endings', () => {
       "ExporterOperation odd on deleting set pool finished Failed with reason SomethingElse, not one of the API's",
       'ExporterOperation failing on deleting set pool finished Complete reporting WriteFailure=True',
     ]);
+  });
+
+  it('takes an operation deleted after its TTL as ended, though its failed first delete was reported on it', async () => {
+    const { create, report, remove, endings } = await setUp();
+    endings.setDeleted('pool');
+    create('ttl');
+    report('ttl', 'Failed', 'ExporterSetNotFound', true);
+    remove('ttl');
+    expect(endings.unended()).toEqual([]);
   });
 
   it('flags a finished operation that changes its state afterwards', async () => {
