@@ -62,6 +62,20 @@ export {
 } from './demand/demand-record';
 export { waitMs } from './demand/lease-objectives';
 export { leaseOwner, ownedDemand } from './demand/lease-owner';
+// The raised warm buffer (schedules, forecast): the simulation's oracle expects what these give.
+export {
+  decideForecast,
+  forecastSettingsOf,
+  type ForecastDecision,
+  type ForecastInputs,
+} from './demand/forecast-buffer';
+export { evaluateSchedules, type ScheduleEvaluation } from './demand/schedules';
+export {
+  effectiveBuffer,
+  type BufferRaise,
+  type BufferSpec,
+  type EffectiveBuffer,
+} from './demand/warm-buffer-raise';
 
 // observe: instances classified, leases, ownership.
 export { inFlightNames, type InFlightNames } from './observe/in-flight';

@@ -6,19 +6,27 @@
  * give them for that recount, and healthy conditions of ours, for its current generation; deleted sets are gone with
  * their instances; no Pod or config Secret is left without its Exporter.
  *
+ * The floor and the warm buffer are the ones in effect: the spec's raised by the windows of
+ * `spec.schedules` open now and by the forecast in mode Apply (raised-buffer.ts, the one part that
+ * computes with the planner's functions), read on the controller's clock; the set reports them
+ * (`status.effectiveMinAvailableReplicas` while raised, `status.forecast`'s buffer and whether it applies).
+ *
  * `unmet` lists what does not hold yet; the lab has converged when it is empty.
  */
 import {
   Annotations,
   ExporterConditionTypes,
   Labels,
+  matchesSelector,
   type Condition,
   type Exporter,
   type ExporterSet,
   type Lease,
   type VirtualTargetClass,
 } from 'virtual-exporters/internal';
+import { demandObjectName } from 'virtual-exporters-controller/internal';
 import type { KubeObject, TestCluster } from 'virtual-exporters-test-cluster';
+import { raisedBuffer, type RaisedBuffer } from './raised-buffer';
 
 const isTrue = (conditions: readonly Condition[] | undefined, type: string) =>
   conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
@@ -32,6 +40,40 @@ export interface ConvergenceInput {
   readonly deletedSets: ReadonlySet<string>;
   /** Leases that must have been assigned (the calm phase's probes). */
   readonly probeLeases: readonly string[];
+  /** The controller's clock now, on which windows and forecasts are read. @default its clock in the cluster */
+  readonly controllerNow?: number;
+  /**
+   * The seed stepped the controller's clock: the demand history the controller holds may differ from
+   * what its object shows at the controller's clock now. One written before a step back reads as
+   * ending after now: a controller that read it before the step still holds it, one that read it
+   * after refused it and holds none. The set's forecast is then expected from one of the three.
+   */
+  readonly historyMayBeRefused?: boolean;
+  /** Told each live set's buffer in effect, at every check (the last call is the converged state). */
+  readonly onRaised?: (set: string, raised: RaisedBuffer) => void;
+}
+
+/** Far enough after any step of the controller's clock (at most an hour) to read any history it wrote. */
+const AFTER_ANY_STEP_MS = 24 * 3_600_000;
+
+/** The buffer in effect for `set`: raised as the controller raises it (see the module doc). */
+function bufferInEffect(
+  set: ExporterSet,
+  input: ConvergenceInput,
+  now: number,
+  demand: KubeObject | undefined,
+  held: number,
+): RaisedBuffer {
+  const asRead = raisedBuffer(set, { now, held, ...(demand ? { demand } : {}) });
+  if (input.historyMayBeRefused !== true) return asRead;
+  // The history as the object holds it (read before a step back), or none (refused after it).
+  const candidates = [
+    asRead,
+    raisedBuffer(set, { now, held, ...(demand ? { demand, readAt: now + AFTER_ANY_STEP_MS } : {}) }),
+    raisedBuffer(set, { now, held }),
+  ];
+  const reported = set.status?.forecast?.warmBuffer;
+  return candidates.find((c) => c.forecast?.warmBuffer === reported) ?? asRead;
 }
 
 export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
@@ -44,6 +86,8 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
   const leases = list<Lease>('jumpstarter.dev', 'v1alpha1', 'leases');
   const pods = list<KubeObject>('', 'v1', 'pods');
   const secrets = list<KubeObject>('', 'v1', 'secrets');
+  const configMaps = list<KubeObject>('', 'v1', 'configmaps');
+  const controllerNow = input.controllerNow ?? cluster.clocks.controller.now();
   const classes = list<VirtualTargetClass>(
     'virtualtarget.jumpstarter.dev',
     'v1alpha1',
@@ -94,17 +138,37 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
       cls?.spec?.bindingMode === 'WaitForFirstConsumer'
         ? mine.filter((e) => !heldBy.has(e.metadata?.name ?? '') && e.spec?.enabled !== false && !podOf(e))
         : [];
-    const minReplicas = spec.minReplicas ?? 0;
-    const minAvailable = spec.minAvailableReplicas ?? 0;
-    const max = spec.maxReplicas ?? 0;
+    // Held or waiting: the forecast's growth is its peak beyond them.
+    const templateLabels = { ...(spec.template?.metadata?.labels ?? {}), [Labels.exporterSetName]: name };
+    const waiting = leases.filter(
+      (l) =>
+        l.status?.ended !== true &&
+        !l.status?.exporterRef?.name &&
+        isTrue(l.status?.conditions, 'Pending') &&
+        l.spec?.selector !== undefined &&
+        matchesSelector(l.spec.selector, templateLabels),
+    ).length;
+    const demand = configMaps.find((c) => c.metadata.name === demandObjectName(name));
+    const raised = bufferInEffect(set, input, controllerNow, demand, leased.length + waiting);
+    input.onRaised?.(name, raised);
+    const { minReplicas, minAvailable } = raised;
+    const max = raised.spec.maxReplicas;
     const wanted = max > 0 ? Math.min(minAvailable, Math.max(0, max - leased.length)) : minAvailable;
     const say = (what: string) => problems.push(`set ${name}: ${what}`);
+    const raisedBy = [
+      ...(raised.bySchedule ? ['a window'] : []),
+      ...(raised.byForecast ? ['the forecast'] : []),
+    ].join(' and ');
+    checkRaiseReported(set, raised, say);
 
     if (status?.observedGeneration !== set.metadata?.generation) {
       say(`observedGeneration ${status?.observedGeneration} behind generation ${set.metadata?.generation}`);
     }
     const supply = available.length + standbys.length;
-    if (supply < wanted) say(`${supply} available or standby, the warm buffer asks for ${wanted}`);
+    if (supply < wanted) {
+      const why = raisedBy ? ` (raised from ${raised.spec.minAvailable} by ${raisedBy})` : '';
+      say(`${supply} available or standby, the warm buffer asks for ${wanted}${why}`);
+    }
     if (mine.length < Math.min(minReplicas, max > 0 ? max : Infinity)) {
       say(`${mine.length} instances, minReplicas ${minReplicas}`);
     }
@@ -257,4 +321,37 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
       problems.push(`Secret ${secret.metadata.name} has no Exporter`);
   }
   return problems;
+}
+
+/**
+ * The set reports the raise the oracle expects: `status.effectiveMinAvailableReplicas` while a raise
+ * is in effect (absent otherwise), and, with a forecast, its mode, the buffer it would set and whether
+ * it applies.
+ */
+function checkRaiseReported(set: ExporterSet, raised: RaisedBuffer, say: (what: string) => void): void {
+  const status = set.status;
+  const inEffect =
+    raised.minAvailable > raised.spec.minAvailable || raised.minReplicas > raised.spec.minReplicas;
+  const effective = status?.effectiveMinAvailableReplicas;
+  if (effective !== (inEffect ? raised.minAvailable : undefined)) {
+    say(
+      `status.effectiveMinAvailableReplicas ${effective}, expected ${inEffect ? raised.minAvailable : 'none'} (spec ${raised.spec.minAvailable})`,
+    );
+  }
+  const forecast = raised.forecast;
+  const reported = status?.forecast;
+  if (forecast === undefined) {
+    if (reported !== undefined)
+      say(`status.forecast present with forecast mode Off: ${JSON.stringify(reported)}`);
+    return;
+  }
+  if (
+    reported?.mode !== forecast.mode ||
+    reported.warmBuffer !== forecast.warmBuffer ||
+    reported.applied !== (forecast.raise !== undefined)
+  ) {
+    say(
+      `status.forecast ${JSON.stringify(reported)}, expected mode ${forecast.mode}, warmBuffer ${forecast.warmBuffer}, applied ${forecast.raise !== undefined}`,
+    );
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * The invariants the simulation checks at every change of the store, from the objects
- * alone — an oracle independent of the planner's code:
+ * alone — an oracle independent of the planner's code (but for the buffer a window raises, which
+ * lease-double-boot reads with the planner's own evaluation of the windows: raised-buffer.ts):
  *
  * - **leased-deleted**: an Exporter is deleted (or marked for deletion) while a Lease that has not
  *   ended names it.
@@ -16,14 +17,9 @@
  *   whose ordinal a status writer rewound `status.nextOrdinal` to or below, after the name was issued,
  *   is not held against the controller: once that instance is gone, the rewound counter is the only
  *   record left, and a restarted controller has nothing else to go by.
- * - **lease-double-boot**: one lease boots VMs in two sets (SPEC §3.3). In the overlapping sets (no
- *   floor, no warm buffer, a class nobody edits) only a waiting lease boots a VM, so whenever one
- *   boots, the VMs booting and unleased in both sets may not outnumber the unassigned leases that
- *   select them (those that ended, or went to another instance, in the last 30 s included: a boot may
- *   be under way for one), plus, for each pause or unpause of those sets in the last 30 s, the leases
- *   then waiting (a pause hands every lease the set was booting for to the other set at once). Only instances created in the last 30 s count (a VM that never gets ready
- *   boots until its startup timeout); a Pod replaced in place on an instance that was online is no new
- *   VM.
+ * - **lease-double-boot**: one lease boots VMs in two sets whose selectors overlap (SPEC §3.3): the
+ *   VMs booting in the overlapping sets outnumber what waiting leases, pauses and raised buffers
+ *   explain (double-boot.ts).
  * - **create-loop**: one set gets more than `CREATE_LOOP_LIMIT` new instances within
  *   `CREATE_LOOP_WINDOW_MS` of cluster time, beyond one for each lease that arrived in that window
  *   and selects them (with ExitAndReplace each lease uses up an instance: a burst of leases, as the
@@ -46,6 +42,7 @@ import {
   type Lease,
 } from 'virtual-exporters/internal';
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
+import { startDoubleBootCheck } from './double-boot';
 
 export type InvariantName =
   | 'leased-deleted'
@@ -58,7 +55,9 @@ export type InvariantName =
   | 'timer-cap'
   /** revision-invariants.ts */
   | 'revision-modified'
-  | 'revision-in-use-pruned';
+  | 'revision-in-use-pruned'
+  /** operation-endings.ts */
+  | 'operation-reopened';
 
 export interface Violation {
   readonly invariant:
@@ -67,7 +66,9 @@ export interface Violation {
     | 'controller-crashed'
     | 'requests-accepted'
     | 'failure-unreported'
-    | 'deep-input-reported';
+    | 'deep-input-reported'
+    /** operation-endings.ts */
+    | 'operation-ended';
   /** Cluster time, epoch ms. */
   readonly at: number;
   readonly message: string;
@@ -192,7 +193,7 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     const name = exporter.metadata?.name ?? '';
     const key = exporter.metadata?.uid ?? name;
     const marked = event.type === 'DELETED' || exporter.metadata?.deletionTimestamp !== undefined;
-    doubleBoot.onExporter(exporter);
+    doubleBoot.onExporter(event);
     if (marked && !deleting.has(key)) {
       deleting.add(key);
       const lease = activeLeaseOf(leases(), name);
@@ -373,117 +374,4 @@ export function reportedReasons(reason: string, message: string | undefined): Se
     if (KNOWN_REASONS.has(match[1])) reasons.add(match[1]);
   }
   return reasons;
-}
-
-/** How long a lease that ended unassigned, or a pause toggle, may still explain a boot under way. */
-const RECENT_MS = 30_000;
-
-/** The lease-double-boot check (see the module doc), fed by the monitor's watches. */
-function startDoubleBootCheck(
-  cluster: TestCluster,
-  namespace: string,
-  overlapSets: readonly string[],
-  leases: () => Lease[],
-  violate: (message: string) => void,
-) {
-  const { store, registry, clock } = cluster;
-  const sets = new Set(overlapSets);
-  const inOverlap = (labels: Readonly<Record<string, string>> | undefined) =>
-    sets.has(labels?.[Labels.exporterSetName] ?? '');
-  /** Whether each overlapping set is paused, from its latest event (a set not seen yet is not). */
-  const paused = new Map<string, boolean>();
-  /** Pauses and unpauses: when, and how many waiting leases they could hand over. */
-  const toggles: { readonly at: number; readonly leases: number }[] = [];
-  /** Exporters seen online: a Pod replaced in place (InPlaceReuse) is no new VM for a lease. */
-  const everOnline = new Set<string>();
-  /** Leases deleted, and when: a deleted lease ended then, and a boot may be under way for it. */
-  const deleted: { readonly lease: Lease; readonly at: number }[] = [];
-  const list = <T>(group: string, plural: string, version = 'v1alpha1') =>
-    store.list(registry.get(group, version, plural)!, namespace).items as unknown as T[];
-  let reported = false;
-  const recent = (time: string | Date | undefined) =>
-    time !== undefined && clock.now() - new Date(time).getTime() <= RECENT_MS;
-
-  /**
-   * Leases the overlapping sets may be booting for: unassigned and not ended, or ended unassigned or
-   * assigned (to another instance) only just now.
-   */
-  const demand = (all: readonly Lease[]): number => {
-    const live = list<ExporterSet>('virtualtarget.jumpstarter.dev', 'exportersets').filter((s) =>
-      sets.has(s.metadata?.name ?? ''),
-    );
-    const labelsOf = (s: ExporterSet) => ({
-      ...(s.spec?.template?.metadata?.labels ?? {}),
-      [Labels.exporterSetName]: s.metadata?.name ?? '',
-    });
-    const selects = (l: Lease) => live.some((s) => matchesSelector(l.spec?.selector, labelsOf(s)));
-    const gone = deleted.filter((d) => clock.now() - d.at <= RECENT_MS).map((d) => d.lease);
-    return (
-      all.filter((l) => {
-        // Assigned at status.beginTime (Jumpstarter's clock, the true one): Ready=True is gone once it ends.
-        if (l.status?.exporterRef?.name && !recent(l.status.beginTime)) return false;
-        if (l.status?.ended === true && !recent(l.status.endTime)) return false;
-        return selects(l);
-      }).length +
-      // A lease deleted just now ended just now, assigned or not.
-      gone.filter(selects).length
-    );
-  };
-
-  return {
-    onSet(set: ExporterSet) {
-      const name = set.metadata?.name ?? '';
-      if (!sets.has(name)) return;
-      const now = set.spec?.paused === true;
-      // A pause hands every lease the set was booting for to the other set at once (SPEC §3.20).
-      if ((paused.get(name) ?? false) !== now) toggles.push({ at: clock.now(), leases: demand(leases()) });
-      paused.set(name, now);
-    },
-    onLease(event: WatchEvent) {
-      if (event.type !== 'DELETED') return;
-      deleted.push({ lease: event.object as unknown as Lease, at: clock.now() });
-      while (deleted.length > 0 && clock.now() - deleted[0].at > RECENT_MS) deleted.shift();
-    },
-    onExporter(exporter: Exporter) {
-      if (exporter.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'))
-        everOnline.add(exporter.metadata?.uid ?? '');
-    },
-    /** At each VM boot in an overlapping set: VMs booting and unleased across both vs the demand. */
-    onPod(event: WatchEvent) {
-      const pod = event.object;
-      if (event.type !== 'ADDED' || reported || !inOverlap(pod.metadata.labels)) return;
-      const now = clock.now();
-      const all = leases();
-      const held = new Set(
-        all.filter((l) => l.status?.ended !== true).map((l) => l.status?.exporterRef?.name),
-      );
-      const running = new Set(
-        list<KubeObject>('', 'pods', 'v1')
-          .filter((p) => !['Failed', 'Succeeded'].includes((p.status as { phase?: string })?.phase ?? ''))
-          .map((p) => p.metadata.name),
-      );
-      const booting = list<Exporter>('jumpstarter.dev', 'exporters').filter(
-        (e) =>
-          inOverlap(e.metadata?.labels) &&
-          running.has(e.metadata?.name) &&
-          e.metadata?.deletionTimestamp === undefined &&
-          e.metadata?.annotations?.[Annotations.retiring] === undefined &&
-          e.spec?.enabled !== false &&
-          !held.has(e.metadata?.name) &&
-          !everOnline.has(e.metadata?.uid ?? '') &&
-          recent(e.metadata?.creationTimestamp) &&
-          !e.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'),
-      );
-      const handovers = toggles
-        .filter((t) => now - t.at <= RECENT_MS)
-        .reduce((n, t) => n + Math.max(1, t.leases), 0);
-      const wanted = demand(all);
-      if (booting.length > wanted + handovers) {
-        reported = true;
-        violate(
-          `the overlapping sets ${overlapSets.join(', ')} boot ${booting.length} VMs (${booting.map((e) => e.metadata?.name).join(', ')}) for ${wanted} waiting leases that select them (${handovers} pauses or unpauses just now)`,
-        );
-      }
-    },
-  };
 }

@@ -6,7 +6,9 @@
  * update strategy, requested recycle); ExporterOperations; for some seeds a lease load with a daily or
  * weekly pattern, lease-load.ts), the fault rates of the API and the stretches in
  * which it refuses one kind of write. Some seeds add two sets whose selectors overlap (leases that
- * select both) and start without Jumpstarter's Lease CRD, which appears later.
+ * select both; in most of them windows raise both sets' buffers at once) and start without
+ * Jumpstarter's Lease CRD, which appears later. Some sets forecast from a seeded demand history (mode
+ * Apply or ForecastOnly), and some seeds delete a set while ExporterOperations on it are under way.
  * Pure: the seed decides everything.
  */
 import { planLeaseLoad, type LoadPattern } from './lease-load';
@@ -35,6 +37,23 @@ export interface SetPlan {
    * leases and failures boots a VM in it), and template labels that leases of `pool: shared` select.
    */
   readonly overlap?: boolean;
+  /**
+   * `spec.forecast` and the demand history the seed records for the set before it starts (plain
+   * sets only: the overlapping pair's boots are the leases', lease-double-boot).
+   */
+  readonly forecast?: ForecastPlan;
+}
+
+/**
+ * A set's forecast: its mode and cap, and the demand history seeded in its ConfigMap — `peak` leases
+ * held at once in every hour of the last 15 days, and no arrivals (demand-seed.ts says why), so the
+ * forecast asks for `peak` minus the leases held, from the first pass: a minute of chaos records
+ * no hour a forecast reads (it reads the same hour days and weeks back).
+ */
+export interface ForecastPlan {
+  readonly mode: 'Apply' | 'ForecastOnly';
+  readonly maxExtra?: number;
+  readonly peak: number;
 }
 
 /** The label the overlapping sets share, and that shared leases select. */
@@ -121,8 +140,9 @@ export type PoolOpsChange =
   /** A recycle requested `aheadMs` after now on the API server's clock (0: now). */
   | { readonly field: 'recycleRequestedAt'; readonly aheadMs: number }
   /**
-   * One scheduled window every `everyMinutes` minutes, raising the buffer to at most 1 (every
-   * set's maxReplicas is 0 or at least 1, so admission takes it whatever the chaos does to maxReplicas).
+   * One scheduled window every `everyMinutes` minutes, raising the buffer to `minAvailable` (at most
+   * 2; applied at most the set's maxReplicas then, as admission wants, so a later resize below it is
+   * refused, as admission refuses it to a person).
    */
   | {
       readonly field: 'schedules';
@@ -269,11 +289,8 @@ function planOperation(
   if (extra >= 0.15 && extra < 0.2)
     return { kind: 'pause', set: random.pick(sets).name, paused: random.chance(0.6) };
   if (extra >= 0.2 && extra < 0.27) {
-    const picked = random.pick(sets);
-    const change = poolOps(random);
-    // The overlapping sets keep no warm buffer (lease-double-boot counts on it): no window raises one.
-    const set = change.field === 'schedules' && picked.overlap ? random.pick(plain) : picked;
-    return { kind: 'pool-ops', set: set.name, change };
+    // Windows go on the overlapping sets too: lease-double-boot allows the boots of their raises.
+    return { kind: 'pool-ops', set: random.pick(sets).name, change: poolOps(random) };
   }
   if (extra >= 0.27 && extra < 0.32) {
     const choice = random.next();
@@ -344,7 +361,7 @@ function poolOps(random: Random): PoolOpsChange {
       value: {
         everyMinutes,
         durationSeconds: random.int(20, everyMinutes * 60),
-        minAvailable: random.int(0, 1),
+        minAvailable: random.int(0, 2),
       },
     };
   }
@@ -396,13 +413,87 @@ function planExporterOperations(seed: number, sets: readonly SetPlan[], chaosMs:
   return planned;
 }
 
+/**
+ * Forecasts on about a third of the plain sets (a stream of their own): mode Apply mostly, ForecastOnly
+ * sometimes (which must change nothing), a seeded peak of 1–6 leases and, half the time, a `maxExtra` cap.
+ */
+function planForecast(random: Random): ForecastPlan | undefined {
+  if (!random.chance(0.3)) return undefined;
+  const mode = random.chance(0.8) ? 'Apply' : 'ForecastOnly';
+  const peak = random.int(1, 6);
+  return random.chance(0.5) ? { mode, peak, maxExtra: random.int(0, 2) } : { mode, peak };
+}
+
+/**
+ * For 60 % of the seeds with the overlapping pair (a stream of their own): windows on both sets at once,
+ * early in the chaos, on the same cron, so their raises overlap in time and each set boots for its own.
+ */
+function planOverlapSchedules(seed: number, chaosMs: number): TimedOperation[] {
+  const random = seededRandom((seed ^ 0x0fe71a95) >>> 0);
+  if (!random.chance(0.6)) return [];
+  const everyMinutes = random.pick([2, 3, 5] as const);
+  const at = random.int(1_000, Math.max(1_000, Math.floor(chaosMs / 3)));
+  return (['overlap-a', 'overlap-b'] as const).map((set, i) => ({
+    atMs: Math.min(chaosMs - 1, at + i * random.int(0, 2_000)),
+    operation: {
+      kind: 'pool-ops',
+      set,
+      change: {
+        field: 'schedules',
+        value: {
+          everyMinutes,
+          durationSeconds: random.int(30, everyMinutes * 60),
+          minAvailable: random.int(1, 2),
+        },
+      },
+    },
+  }));
+}
+
+/**
+ * In 40 % of the seeds (a stream of their own), a set is deleted while an ExporterOperation on it is
+ * under way, and another arrives after the delete: both must end (Complete or Failed, with a reason)
+ * while the set drains.
+ */
+function planDeleteDuringOperations(
+  seed: number,
+  sets: readonly SetPlan[],
+  chaosMs: number,
+): TimedOperation[] {
+  const random = seededRandom((seed ^ 0x0de1e7e5) >>> 0);
+  if (!random.chance(0.4) || chaosMs < 30_000) return [];
+  const set = random.pick(sets).name;
+  const kinds = ['Recycle', 'Drain', 'Disable', 'Enable'] as const;
+  const operation = (atMs: number): TimedOperation => ({
+    atMs,
+    operation: {
+      kind: 'exporter-operation',
+      set,
+      operation: random.pick(kinds),
+      bySelector: random.chance(0.5),
+      pick: random.next(),
+    },
+  });
+  const first = random.int(5_000, chaosMs - 25_000);
+  const deleteAt = first + random.int(300, 3_000);
+  return [
+    operation(first),
+    { atMs: deleteAt, operation: { kind: 'delete-set', set } },
+    operation(deleteAt + random.int(500, 8_000)),
+  ];
+}
+
 export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
   const random = seededRandom(seed);
   const chaosMs = options.chaosMs ?? 60_000;
   const classes = Array.from({ length: random.int(1, 2) }, (_, i) => planClass(random, i));
+  const forecasts = seededRandom((seed ^ 0x4f3ca57) >>> 0);
   const plainSets = Array.from({ length: random.int(1, options.maxSets ?? 4) }, (_, i) =>
     planSet(random, i, classes),
-  );
+  ).map((set) => {
+    const forecast = planForecast(forecasts);
+    return forecast ? { ...set, forecast } : set;
+  });
   const overlapClass: ClassPlan | undefined = random.chance(0.4)
     ? { ...planClass(random, classes.length), name: 'class-overlap' }
     : undefined;
@@ -420,9 +511,13 @@ export function planLab(seed: number, options: LabPlanOptions = {}): LabPlan {
   for (let at = 0; ;) {
     at += (-Math.log(1 - random.next()) * 60_000) / perMinute;
     if (at >= chaosMs) break;
-    operations.push({ atMs: Math.round(at), operation: planOperation(random, sets, classes) });
+    // Rounded within the chaos (a time just below its end would round onto it).
+    const atMs = Math.min(chaosMs - 1, Math.round(at));
+    operations.push({ atMs, operation: planOperation(random, sets, classes) });
   }
   operations.push(...planExporterOperations(seed, plainSets, chaosMs));
+  operations.push(...planDeleteDuringOperations(seed, plainSets, chaosMs));
+  if (overlapClass) operations.push(...planOverlapSchedules(seed, chaosMs));
   const load = planLeaseLoad(
     seed,
     plainSets.map((s) => s.name),

@@ -4,7 +4,9 @@
  * faults of the plan on the controller's requests, and the plan's operations at their times. Then the
  * calm phase: faults stop, broken classes are fixed, the controller runs, every lease is released, what
  * Disable operations disabled is enabled again (an Enable operation per set), and
- * one probe lease per set arrives; the lab must converge within a bound of cluster time. The
+ * one probe lease per set arrives; the lab must converge within a bound of cluster time, with the
+ * buffers raised by the windows and forecasts still in force, and every ExporterOperation on a set
+ * that was deleted must have ended. The
  * invariants are checked at every change throughout. The cluster runs Strict field validation, so a
  * request with a field the API server does not know is a 400, and no 400 is allowed.
  */
@@ -15,6 +17,7 @@ import {
   ourCrds,
   qemuProvisioner,
   type Condition,
+  type ExporterSet,
   type Lease,
 } from 'virtual-exporters/internal';
 import {
@@ -31,6 +34,10 @@ import {
   type TestCluster,
 } from 'virtual-exporters-test-cluster';
 import { unmet } from './convergence';
+import { watchRaises } from './coverage';
+import { seededDemand } from './demand-seed';
+import { startOperationEndings } from './operation-endings';
+import type { RaisedBuffer } from './raised-buffer';
 import { startClockMonitor } from './clock-invariants';
 import { startRevisionMonitor } from './revision-invariants';
 import { startInvariantMonitor, type Violation } from './invariants';
@@ -85,6 +92,8 @@ export interface SeedResult {
   readonly loadPattern?: string;
   /** The most Exporters one set created within a cluster minute (`unbounded-creates`). */
   readonly peakCreatesPerMinute?: number;
+  /** What the seed exercised of what landed last (summary.ts `CoverageCounts`). */
+  readonly coverage?: Readonly<Record<string, number>>;
   /** Cluster milliseconds from the calm phase's start to convergence (undefined: never). */
   readonly convergedAfterMs?: number;
   readonly wallMs: number;
@@ -110,6 +119,7 @@ async function untilClock(cluster: TestCluster, at: number): Promise<void> {
   while (cluster.clock.now() < at) await waitWall(Math.min(20, Math.max(1, (at - cluster.clock.now()) / 50)));
 }
 
+/** The classes and sets of the plan, and the demand history of each forecasting set (demand-seed.ts). */
 function seedObjects(cluster: TestCluster, plan: LabPlan): void {
   const classes = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'virtualtargetclasses')!;
   const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
@@ -126,8 +136,9 @@ function seedObjects(cluster: TestCluster, plan: LabPlan): void {
       },
     });
   }
+  const configMaps = cluster.registry.get('', 'v1', 'configmaps')!;
   for (const s of plan.sets) {
-    cluster.store.create(sets, SIM_NAMESPACE, {
+    const created = cluster.store.create(sets, SIM_NAMESPACE, {
       apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
       kind: 'ExporterSet',
       metadata: { name: s.name },
@@ -139,6 +150,14 @@ function seedObjects(cluster: TestCluster, plan: LabPlan): void {
         scaleDownCooldown: `${s.cooldownSeconds}s`,
         recycleStrategy: s.recycleStrategy,
         ...(s.revisionHistoryLimit !== undefined ? { revisionHistoryLimit: s.revisionHistoryLimit } : {}),
+        ...(s.forecast
+          ? {
+              forecast: {
+                mode: s.forecast.mode,
+                ...(s.forecast.maxExtra !== undefined ? { maxExtra: s.forecast.maxExtra } : {}),
+              },
+            }
+          : {}),
         selector: { matchLabels: { board: s.name } },
         template: {
           metadata: { labels: { board: s.name, ...(s.overlap ? SHARED_LABEL : {}) } },
@@ -146,6 +165,10 @@ function seedObjects(cluster: TestCluster, plan: LabPlan): void {
         },
       },
     });
+    if (s.forecast) {
+      const demand = seededDemand(created as unknown as ExporterSet, s.forecast.peak, cluster.clock.now());
+      cluster.store.create(configMaps, SIM_NAMESPACE, demand as unknown as KubeObject);
+    }
   }
 }
 
@@ -195,6 +218,14 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     overlapSets: plan.sets.filter((s) => s.overlap).map((s) => s.name),
   });
   const revisionMonitor = startRevisionMonitor(cluster, SIM_NAMESPACE);
+  const endings = startOperationEndings(cluster, SIM_NAMESPACE);
+  const raiseCoverage = watchRaises(cluster, SIM_NAMESPACE);
+  /** The overlapping sets with windows now, those that ever had them, and whether both had at once. */
+  const overlapScheduled = new Set<string>();
+  const overlapEver = new Set<string>();
+  let overlapBoth = false;
+  /** Whether the controller's clock was ever stepped. */
+  let controllerStepped = false;
   const clockMonitor = startClockMonitor(cluster, {
     namespace: SIM_NAMESPACE,
     controllerClock: cluster.clocks.controller,
@@ -349,6 +380,12 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       : chosen.metadata.labels?.[Labels.templateRevision];
   };
 
+  /** The set's maxReplicas now; no ceiling (0) reads as unbounded. */
+  const ceilingOf = (name: string): number => {
+    const max = (cluster.store.get(setsRt, SIM_NAMESPACE, name).spec as { maxReplicas?: number }).maxReplicas;
+    return max !== undefined && max > 0 ? max : Number.POSITIVE_INFINITY;
+  };
+
   const apply = async (op: LabOperation): Promise<void> => {
     switch (op.kind) {
       case 'lease':
@@ -395,12 +432,19 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
                       cron: `*/${change.value.everyMinutes} * * * *`,
                       duration: `${change.value.durationSeconds}s`,
                       leadTime: '10s',
-                      minAvailableReplicas: change.value.minAvailable,
+                      // At most the ceiling now, as admission wants.
+                      minAvailableReplicas: Math.min(change.value.minAvailable, ceilingOf(op.set)),
                     },
                   ]
                 : change.value;
         cluster.store.patch(setsRt, SIM_NAMESPACE, op.set, 'merge', { spec: { [change.field]: value } });
         countFault(`poolOps.${change.field}`, 1);
+        if (change.field === 'schedules' && plan.sets.some((p) => p.name === op.set && p.overlap)) {
+          if (change.value === null) overlapScheduled.delete(op.set);
+          else overlapScheduled.add(op.set);
+          overlapScheduled.forEach((name) => overlapEver.add(name));
+          overlapBoth ||= overlapScheduled.size === 2;
+        }
         return;
       }
       case 'pin': {
@@ -451,6 +495,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       case 'delete-set':
         cluster.store.delete(setsRt, SIM_NAMESPACE, op.set);
         deletedSets.add(op.set);
+        endings.setDeleted(op.set);
         return;
       case 'restart-controller': {
         // A crash: from now on the old process gets nowhere; what it had in flight is lost.
@@ -492,7 +537,10 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         countFault('neverReady', op.times);
         return;
       case 'clock-skew':
-        if (op.machine === 'controller') clockMonitor.skewing();
+        if (op.machine === 'controller') {
+          clockMonitor.skewing();
+          controllerStepped = true;
+        }
         cluster.clocks[op.machine].setOffsetMs(op.offsetMs);
         countFault(`clockSkew.${op.machine}`, 1);
         return;
@@ -505,10 +553,11 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           .sort();
         if (!op.bySelector && instances.length === 0) return;
         operationsCreated += 1;
+        const name = `op-${operationsCreated}-${op.operation.toLowerCase()}`;
         cluster.store.create(operationsRt, SIM_NAMESPACE, {
           apiVersion: 'virtualtarget.jumpstarter.dev/v1alpha1',
           kind: 'ExporterOperation',
-          metadata: { name: `op-${operationsCreated}-${op.operation.toLowerCase()}` },
+          metadata: { name },
           spec: {
             operation: op.operation,
             ...(op.bySelector
@@ -518,6 +567,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
             ...(op.ttlSeconds !== undefined ? { ttlSecondsAfterFinished: op.ttlSeconds } : {}),
           },
         });
+        endings.created(name, op.set);
         if (op.operation === 'Disable') disabledSets.add(op.set);
         countFault(`operation.${op.operation}`, 1);
         return;
@@ -576,6 +626,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   };
 
   let convergedAfterMs: number | undefined;
+  let coverage: Record<string, number> | undefined;
   try {
     seedObjects(cluster, plan);
     addFaults(cluster, plan);
@@ -610,7 +661,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     await untilClock(cluster, t0 + plan.chaosMs);
 
     // Calm: faults stop, classes are valid, no set is paused and every one replaces outdated instances
-    // (Proactive), the controller runs, leases end, probes arrive.
+    // (Proactive), the controller runs, leases end, probes arrive. Windows and forecasts keep raising.
     collectFaultHits(cluster, countFault);
     cluster.faults.clear();
     kubeletFaults.forEach((remove) => remove());
@@ -628,8 +679,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         spec: {
           paused: false,
           updateStrategy: null,
-          // The convergence check reads the static buffer: no window may raise it.
-          schedules: null,
+          ...calmWindows(cluster.store.get(setsRt, SIM_NAMESPACE, s.name)),
           ...(unknownPins.has(s.name) ? { pinnedRevision: null } : {}),
         },
       });
@@ -663,14 +713,36 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
           }).metadata.name!,
       );
     let problems: string[] = [];
+    let unended: string[] = [];
+    /** Each live set's buffer in effect at the last check: the converged one, once converged. */
+    const raisedAt = new Map<string, RaisedBuffer>();
     for (;;) {
-      problems = unmet(cluster, { namespace: SIM_NAMESPACE, deletedSets, probeLeases: probes });
-      if (problems.length === 0) {
+      raisedAt.clear();
+      problems = unmet(cluster, {
+        namespace: SIM_NAMESPACE,
+        deletedSets,
+        probeLeases: probes,
+        historyMayBeRefused: controllerStepped,
+        onRaised: (set, raised) => raisedAt.set(set, raised),
+      });
+      unended = endings.unended();
+      if (problems.length === 0 && unended.length === 0) {
         convergedAfterMs = cluster.clock.now() - calmAt;
         break;
       }
       if (cluster.clock.now() > deadline) break;
       await waitWall(20);
+    }
+    coverage = coverageOf(plan, raisedAt, endings.counts(), raiseCoverage, {
+      scheduled: overlapEver.size,
+      both: overlapBoth,
+    });
+    if (unended.length > 0) {
+      violations.push({
+        invariant: 'operation-ended',
+        at: cluster.clock.now(),
+        message: `operations on deleting sets had not ended ${options.settleTimeoutMs ?? 240_000} ms after the faults stopped: ${unended.join('; ')}`,
+      });
     }
     // The cluster runs Strict field validation, and no fault answers 400: any 400 is a request the
     // controller should not have sent (an unknown or duplicate field, a malformed body).
@@ -682,7 +754,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         message: `the API server answered ${badRequests} of the controller's requests with 400 (strict field validation)`,
       });
     }
-    if (convergedAfterMs === undefined) {
+    if (problems.length > 0) {
       violations.push({
         invariant: 'convergence',
         at: cluster.clock.now(),
@@ -692,6 +764,8 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   } finally {
     await stopController();
     monitor.stop();
+    endings.stop();
+    raiseCoverage.stop();
     clockMonitor.stop();
     revisionMonitor.stop();
     if (timeline) {
@@ -699,6 +773,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         ...monitor.violations,
         ...clockMonitor.violations,
         ...revisionMonitor.violations,
+        ...endings.violations,
         ...violations,
       ];
       for (const v of all) traced.push(`${timeline.stampOf(v.at)} VIOLATION [${v.invariant}] ${v.message}\n`);
@@ -721,6 +796,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
       ...monitor.violations,
       ...clockMonitor.violations,
       ...revisionMonitor.violations,
+      ...endings.violations,
       ...violations,
     ],
     operations: { applied, refused },
@@ -728,6 +804,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     restarts,
     loadPattern: plan.loadPattern,
     peakCreatesPerMinute: clockMonitor.peakCreatesPerMinute(),
+    ...(coverage !== undefined ? { coverage } : {}),
     ...(convergedAfterMs !== undefined ? { convergedAfterMs } : {}),
     wallMs: Date.now() - started,
     heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6),
@@ -748,4 +825,50 @@ function longPasses(manager: Manager | undefined): string {
   if (long.length === 0) return '';
   const shown = long.map((p) => `${p.key} for ${(p.forMs / 1000).toFixed(0)} s`).join(', ');
   return `. Passes that never ended: ${shown}`;
+}
+
+/**
+ * What the seed exercised (summary.ts reads the keys): forecasting sets in mode Apply, those whose
+ * status showed the forecast applied, those whose converged buffer the oracle checked raised by it and
+ * by a window; the overlapping sets given windows and those whose status showed a window raising; the
+ * operations on deleting sets.
+ */
+function coverageOf(
+  plan: LabPlan,
+  converged: ReadonlyMap<string, RaisedBuffer>,
+  operations: { readonly pendingAtDelete: number; readonly afterDelete: number },
+  raises: { readonly forecastApplied: ReadonlySet<string>; readonly windowRaised: ReadonlySet<string> },
+  overlapWindows: { readonly scheduled: number; readonly both: boolean },
+): Record<string, number> {
+  const overlap = plan.sets.filter((s) => s.overlap).map((s) => s.name);
+  const checked = [...converged.values()];
+  return {
+    forecastApplySets: plan.sets.filter((s) => s.forecast?.mode === 'Apply').length,
+    forecastAppliedSets: raises.forecastApplied.size,
+    forecastCheckedSets: checked.filter((r) => r.byForecast).length,
+    windowCheckedSets: checked.filter((r) => r.bySchedule).length,
+    overlapScheduledSets: overlapWindows.scheduled,
+    overlapBothScheduled: overlapWindows.both ? 1 : 0,
+    overlapRaisedSets: overlap.filter((name) => raises.windowRaised.has(name)).length,
+    opsPendingAtDelete: operations.pendingAtDelete,
+    opsAfterDelete: operations.afterDelete,
+  };
+}
+
+/**
+ * The calm phase's windows: each of the set's stays, asking what it asked, but open from now on (a
+ * window every minute, a minute long), so the convergence check judges the raised buffer of a steady
+ * pool; windows that kept opening and closing would leave no moment at which every set settled.
+ * What a closing window leaves (surplus after the cooldown) is judged where the chaos removed one.
+ */
+function calmWindows(set: KubeObject): { schedules?: unknown[] } {
+  const schedules = (set.spec as { schedules?: unknown } | undefined)?.schedules;
+  if (!Array.isArray(schedules) || schedules.length === 0) return {};
+  return {
+    schedules: schedules.map((entry) => ({
+      ...(entry as Record<string, unknown>),
+      cron: '* * * * *',
+      duration: '60s',
+    })),
+  };
 }

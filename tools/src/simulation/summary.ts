@@ -1,7 +1,7 @@
 /**
  * The report of a simulation run: totals over the seeds (operations, faults by kind, controller
- * restarts, convergence times) and, for every failing seed, its violations and the command that runs
- * it again alone.
+ * restarts, convergence times, what the seeds exercised of the raised buffers and of operations on
+ * deleting sets) and, for every failing seed, its violations and the command that runs it again alone.
  */
 import type { SeedResult } from './run-seed';
 
@@ -21,6 +21,10 @@ export interface RunSummary {
   readonly wallMs: number;
   /** The largest worker heap after a seed, in MB (0 when no seed reported one). */
   readonly peakHeapMb: number;
+  /** Per coverage key (run-seed.ts `coverageOf`): its sum over the seeds, and the seeds where it is above 0. */
+  readonly coverage: Readonly<Record<string, { readonly total: number; readonly seeds: number }>>;
+  /** Seeds where both overlapping sets showed a window raising their buffer. */
+  readonly overlapBothRaisedSeeds: number;
 }
 
 export function summarize(results: readonly SeedResult[], wallMs: number): RunSummary {
@@ -41,6 +45,14 @@ export function summarize(results: readonly SeedResult[], wallMs: number): RunSu
     .filter((t): t is number => t !== undefined)
     .sort((a, b) => a - b);
   const failed = results.filter((r) => r.violations.length > 0);
+  const coverage: Record<string, { total: number; seeds: number }> = {};
+  for (const r of results) {
+    for (const [key, n] of Object.entries(r.coverage ?? {})) {
+      const c = (coverage[key] ??= { total: 0, seeds: 0 });
+      c.total += n;
+      if (n > 0) c.seeds += 1;
+    }
+  }
   return {
     seeds: results.length,
     failed,
@@ -56,6 +68,8 @@ export function summarize(results: readonly SeedResult[], wallMs: number): RunSu
     },
     wallMs,
     peakHeapMb: Math.max(0, ...results.map((r) => r.heapUsedMb ?? 0)),
+    coverage,
+    overlapBothRaisedSeeds: results.filter((r) => (r.coverage?.overlapRaisedSets ?? 0) >= 2).length,
   };
 }
 
@@ -85,10 +99,22 @@ export function formatSummary(summary: RunSummary, extraArgs: readonly string[] 
     `convergence after faults stop (cluster time): p50 ${(summary.convergence.p50Ms / 1000).toFixed(1)} s, max ${(summary.convergence.maxMs / 1000).toFixed(1)} s`,
     `wall time: ${(summary.wallMs / 1000).toFixed(1)} s`,
     `largest worker heap after a seed: ${summary.peakHeapMb} MB`,
+    ...coverageLines(summary),
   ];
   for (const r of summary.failed) {
     lines.push('', `seed ${r.seed} FAILED — reproduce with: ${reproCommand(r.seed, extraArgs)}`);
     for (const v of r.violations) lines.push(`  [${v.invariant}] ${v.message}`);
   }
   return lines.join('\n');
+}
+
+/** The coverage lines: forecasts, windows on the overlapping sets, operations on deleting sets. */
+function coverageLines(summary: RunSummary): string[] {
+  const c = (key: string) => summary.coverage[key] ?? { total: 0, seeds: 0 };
+  const sets = (key: string) => `${c(key).total} sets in ${c(key).seeds} seeds`;
+  return [
+    `forecast Apply: ${sets('forecastApplySets')}; the status showed it raising ${sets('forecastAppliedSets')}; a raise by it checked at convergence ${sets('forecastCheckedSets')}`,
+    `windows: a raise by one checked at convergence ${sets('windowCheckedSets')}; on both overlapping sets at once in ${c('overlapBothScheduled').seeds} seeds, both raising in ${summary.overlapBothRaisedSeeds}`,
+    `operations on deleting sets: ${c('opsPendingAtDelete').total} under way at the delete (${c('opsPendingAtDelete').seeds} seeds), ${c('opsAfterDelete').total} created after it (${c('opsAfterDelete').seeds} seeds)`,
+  ];
 }

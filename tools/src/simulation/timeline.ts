@@ -2,7 +2,7 @@
  * A seed's timeline for debugging a failing seed (`--trace <file>`): one line per change of the lab's
  * objects as the store sees it — cluster time since the start, the event, the object and the fields
  * the invariants read (labels that decide membership, enabled, Pod phase, lease assignment, the set's
- * spec and reported counts) — and one per operation applied. Nothing here judges; it only records.
+ * spec and reported counts, an ExporterOperation's state) — and one per operation applied. Nothing here judges; it only records.
  */
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
 
@@ -92,6 +92,16 @@ const FIELDS: Readonly<Record<string, (o: KubeObject) => Fields>> = {
       lastStartupFailure: get(o, 'status.lastStartupFailureTime'),
     },
   }),
+  ExporterOperation: (o) => ({
+    spec: {
+      operation: get(o, 'spec.operation'),
+      exporter: get(o, 'spec.exporterName'),
+      set: get(o, 'spec.exporterSetName'),
+    },
+    state: get(o, 'status.state'),
+    reason: get(o, 'status.reason'),
+    message: get(o, 'status.message'),
+  }),
 };
 
 const RESOURCES = [
@@ -99,6 +109,7 @@ const RESOURCES = [
   ['jumpstarter.dev', 'v1alpha1', 'leases'],
   ['', 'v1', 'pods'],
   ['virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets'],
+  ['virtualtarget.jumpstarter.dev', 'v1alpha1', 'exporteroperations'],
 ] as const;
 
 /** Starts recording the namespace's changes into `sink`, with times relative to now. */

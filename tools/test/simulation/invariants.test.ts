@@ -409,7 +409,16 @@ describe('simulation › invariants › lease-double-boot', () => {
         spec: { paused: true },
       });
     const remove = (name: string) => c.store.delete(rt('jumpstarter.dev', 'leases'), NS, name);
-    return { boot, lease, pause, remove };
+    /** A window open at every moment, raising the set's warm buffer to `minAvailable`. */
+    const window = (set: string, minAvailable: number) =>
+      c.store.patch(rt('virtualtarget.jumpstarter.dev', 'exportersets'), NS, set, 'merge', {
+        spec: {
+          schedules: [
+            { name: 'always', cron: '* * * * *', duration: '60s', minAvailableReplicas: minAvailable },
+          ],
+        },
+      });
+    return { boot, lease, pause, remove, window };
   }
 
   it('stays silent when one set boots a VM for the lease', async () => {
@@ -436,6 +445,20 @@ describe('simulation › invariants › lease-double-boot', () => {
     expect(monitor!.violations).toEqual([]);
     boot('b', 2);
     expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
+  });
+
+  it('lets each set boot for the window that raises its buffer, and no more', async () => {
+    const { boot, window } = await overlapping();
+    window('a', 1);
+    window('b', 2);
+    boot('a', 0); // the shared lease's
+    boot('a', 1); // a's window
+    boot('b', 0);
+    boot('b', 1); // b's window
+    expect(monitor!.violations).toEqual([]);
+    boot('b', 2);
+    expect(monitor!.violations.map((v) => v.invariant)).toEqual(['lease-double-boot']);
+    expect(monitor!.violations[0]?.message).toContain('3 raised by windows');
   });
 
   it('lets a VM boot for a lease deleted just now (its Pod was held up), and no more', async () => {

@@ -71,7 +71,7 @@ describe('simulation › lab plan', () => {
     expect(faulty).toBeGreaterThan(0);
   });
 
-  it('plans ExporterOperations from their own stream: every operation, each Disable followed by an Enable after its deadline', () => {
+  it('plans ExporterOperations from their own stream: every operation, each Disable followed by an Enable after its deadline, or on a set deleted by then', () => {
     const names = new Set<string>();
     for (let seed = 1; seed <= 30; seed++) {
       const plan = planLab(seed);
@@ -86,10 +86,63 @@ describe('simulation › lab plan', () => {
             (e.operation as typeof op).set === op.set &&
             e.atMs - o.atMs >= (op.deadlineSeconds! + 5) * 1000,
         );
-        expect(enabledAfterDeadline).toBe(true);
+        // A set deleted before it, or right after, drains the instance: nothing stays disabled.
+        const deleted = plan.operations.some(
+          (d) => d.operation.kind === 'delete-set' && d.operation.set === op.set && d.atMs - o.atMs <= 3_000,
+        );
+        expect(enabledAfterDeadline || deleted).toBe(true);
       }
     }
     expect([...names].sort()).toEqual(['Disable', 'Drain', 'Enable', 'Recycle']);
+  });
+
+  it('gives forecasts to plain sets only, with a seeded peak, mostly in mode Apply', () => {
+    const modes: string[] = [];
+    for (let seed = 1; seed <= 100; seed++) {
+      for (const s of planLab(seed).sets) {
+        if (!s.forecast) continue;
+        expect(s.overlap).toBeUndefined();
+        expect(s.forecast.peak).toBeGreaterThanOrEqual(1);
+        modes.push(s.forecast.mode);
+      }
+    }
+    expect(modes.filter((m) => m === 'Apply').length).toBeGreaterThan(40);
+    expect(modes).toContain('ForecastOnly');
+  });
+
+  it('puts windows on both overlapping sets at once in most seeds that have them', () => {
+    let withPair = 0;
+    let both = 0;
+    for (let seed = 1; seed <= 100; seed++) {
+      const plan = planLab(seed);
+      if (!plan.overlapClass) continue;
+      withPair += 1;
+      const windowed = new Set(
+        plan.operations.flatMap(({ operation: o }) =>
+          o.kind === 'pool-ops' && o.change.field === 'schedules' && o.change.value !== null ? [o.set] : [],
+        ),
+      );
+      if (windowed.has('overlap-a') && windowed.has('overlap-b')) both += 1;
+    }
+    expect(both).toBeGreaterThan(withPair / 2);
+  });
+
+  it('deletes a set between two ExporterOperations on it in some seeds', () => {
+    let seeds = 0;
+    for (let seed = 1; seed <= 100; seed++) {
+      const ops = planLab(seed).operations;
+      const deleted = ops.filter((o) => o.operation.kind === 'delete-set');
+      const around = deleted.some(({ atMs, operation: d }) => {
+        const on = (o: (typeof ops)[number]) =>
+          o.operation.kind === 'exporter-operation' && o.operation.set === (d as { set: string }).set;
+        return (
+          ops.some((o) => on(o) && o.atMs < atMs && atMs - o.atMs <= 3_000) &&
+          ops.some((o) => on(o) && o.atMs > atMs && o.atMs - atMs <= 8_000)
+        );
+      });
+      if (around) seeds += 1;
+    }
+    expect(seeds).toBeGreaterThan(25);
   });
 
   it('draws uniformly enough from the seeded generator', () => {

@@ -39,6 +39,36 @@ describe('simulation › summary', () => {
     expect(formatSummary(summary)).toContain('largest worker heap after a seed: 2700 MB');
   });
 
+  it('counts what the seeds exercised of raised buffers and of operations on deleting sets', () => {
+    const covered = (coverage: Record<string, number>) => ({ coverage });
+    const summary = summarize(
+      [
+        result(1, covered({ forecastApplySets: 2, forecastAppliedSets: 1, forecastCheckedSets: 1 })),
+        result(2, covered({ overlapBothScheduled: 1, overlapRaisedSets: 2, windowCheckedSets: 1 })),
+        result(
+          3,
+          covered({
+            overlapBothScheduled: 1,
+            overlapRaisedSets: 1,
+            opsPendingAtDelete: 2,
+            opsAfterDelete: 1,
+          }),
+        ),
+      ],
+      10,
+    );
+    const text = formatSummary(summary);
+    expect(text).toContain(
+      'forecast Apply: 2 sets in 1 seeds; the status showed it raising 1 sets in 1 seeds; a raise by it checked at convergence 1 sets in 1 seeds',
+    );
+    expect(text).toContain(
+      'windows: a raise by one checked at convergence 1 sets in 1 seeds; on both overlapping sets at once in 2 seeds, both raising in 1',
+    );
+    expect(text).toContain(
+      'operations on deleting sets: 2 under way at the delete (1 seeds), 1 created after it (1 seeds)',
+    );
+  });
+
   it('prints each failing seed with its violations and the command to run it alone', () => {
     const failing = result(7, {
       violations: [

@@ -69,7 +69,12 @@ export function readOperationWorld(
             .list(namespace)
             .filter((e) => isOwnedBy(e, set))
             .map(targetOf),
-          // Children by their owner's uid: the parent label is left off names longer than a label value.
+        }
+      : {}),
+    // Children by their owner's uid (the parent label is left off names longer than a label value),
+    // with the set or without: once it is gone they still report how each chosen instance ended.
+    ...(exporterSetName !== undefined
+      ? {
           children: caches.exporterOperations
             .list(namespace)
             .filter((c) =>

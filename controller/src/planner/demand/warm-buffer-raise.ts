@@ -32,8 +32,11 @@ function asked(value: number | undefined): number {
   return value !== undefined && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
 }
 
+/** What a raise is measured against: the spec's floor, warm buffer and ceiling. */
+export type BufferSpec = Pick<SpecValues, 'minAvailable' | 'minReplicas' | 'maxReplicas'>;
+
 /** The spec's buffer raised by `raises` (maximum of all), capped at the ceiling. */
-export function effectiveBuffer(spec: SpecValues, raises: readonly BufferRaise[]): EffectiveBuffer {
+export function effectiveBuffer(spec: BufferSpec, raises: readonly BufferRaise[]): EffectiveBuffer {
   // maxReplicas 0 is no ceiling (upstream's meaning).
   const ceiling = spec.maxReplicas > 0 ? spec.maxReplicas : Number.POSITIVE_INFINITY;
   const cap = (n: number, base: number) => Math.max(base, Math.min(n, ceiling));
