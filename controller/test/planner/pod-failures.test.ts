@@ -117,6 +117,8 @@ describe('Degraded=PodsFailing while Pod failures are recent', () => {
     for (let pass = 0; pass < 7; pass++) {
       current = later(applyPlan(current, plan(current)), SECOND);
     }
-    expect(conditionOf(plan(current), ConditionTypes.Degraded)?.reason).not.toBe(ConditionReasons.PodsFailing);
+    expect(conditionOf(plan(current), ConditionTypes.Degraded)?.reason).not.toBe(
+      ConditionReasons.PodsFailing,
+    );
   });
 });

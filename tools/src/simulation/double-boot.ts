@@ -10,6 +10,11 @@
  * the planner's own evaluation of the windows). Only instances created in the last 30 s count (a VM
  * that never gets ready boots until its startup timeout); a Pod replaced in place on an instance that
  * was online is no new VM.
+ *
+ * On a loaded machine a pass may run for many cluster seconds (one is a few wall milliseconds): a
+ * VM created now may have been planned when a lease was still waiting well over 30 s ago. So what
+ * explains a boot (leases, toggles, raises) is looked for over 30 s plus the longest pass of the
+ * controller still running at the boot.
  */
 import {
   Annotations,
@@ -20,12 +25,15 @@ import {
   type Lease,
 } from 'virtual-exporters/internal';
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
+import type { PassesInFlight } from './passes';
 import { raisedBuffer } from './raised-buffer';
 
 /** How long a lease that ended unassigned, a pause toggle or a raise may still explain a boot under way. */
 const RECENT_MS = 30_000;
 /** How far back on the controller's clock a raise may still explain a create landing now. */
 const RAISE_LAG_MS = 2_000;
+/** How long the explanations are kept: room for passes that ran long on a loaded machine. */
+const KEEP_MS = 10 * RECENT_MS;
 
 /** The lease-double-boot check (see the module doc), fed by the invariant monitor's watches. */
 export function startDoubleBootCheck(
@@ -34,6 +42,7 @@ export function startDoubleBootCheck(
   overlapSets: readonly string[],
   leases: () => Lease[],
   violate: (message: string) => void,
+  passesInFlight: PassesInFlight = () => [],
 ) {
   const { store, registry, clock } = cluster;
   const sets = new Set(overlapSets);
@@ -50,8 +59,11 @@ export function startDoubleBootCheck(
   const list = <T>(group: string, plural: string, version = 'v1alpha1') =>
     store.list(registry.get(group, version, plural)!, namespace).items as unknown as T[];
   let reported = false;
-  const recent = (time: string | Date | undefined) =>
-    time !== undefined && clock.now() - new Date(time).getTime() <= RECENT_MS;
+  /** The window of what explains a boot: 30 s, and the longest pass running now (see the module doc). */
+  let explainMs = RECENT_MS;
+  const within = (at: number, windowMs: number) => clock.now() - at <= windowMs;
+  const recent = (time: string | Date | undefined, windowMs = explainMs) =>
+    time !== undefined && within(new Date(time).getTime(), windowMs);
   /** Per overlapping set: its raised buffers (above 0), and when they were seen. */
   const raises = new Map<string, { readonly at: number; readonly buffer: number }[]>();
   /**
@@ -70,7 +82,7 @@ export function startDoubleBootCheck(
           return Math.max(raised.minAvailable, raised.minReplicas);
         }),
       );
-      const kept = (raises.get(name) ?? []).filter((r) => now - r.at <= RECENT_MS);
+      const kept = (raises.get(name) ?? []).filter((r) => now - r.at <= KEEP_MS);
       if (buffer > 0) kept.push({ at: now, buffer });
       raises.set(name, kept);
     }
@@ -78,8 +90,7 @@ export function startDoubleBootCheck(
   /** The boots the windows explain: each set's largest raise of the last 30 s. */
   const raised = () =>
     [...raises.values()].reduce(
-      (n, seen) =>
-        n + Math.max(0, ...seen.filter((r) => clock.now() - r.at <= RECENT_MS).map((r) => r.buffer)),
+      (n, seen) => n + Math.max(0, ...seen.filter((r) => within(r.at, explainMs)).map((r) => r.buffer)),
       0,
     );
 
@@ -96,7 +107,7 @@ export function startDoubleBootCheck(
       [Labels.exporterSetName]: s.metadata?.name ?? '',
     });
     const selects = (l: Lease) => live.some((s) => matchesSelector(l.spec?.selector, labelsOf(s)));
-    const gone = deleted.filter((d) => clock.now() - d.at <= RECENT_MS).map((d) => d.lease);
+    const gone = deleted.filter((d) => within(d.at, explainMs)).map((d) => d.lease);
     return (
       all.filter((l) => {
         // Assigned at status.beginTime (Jumpstarter's clock, the true one): Ready=True is gone once it ends.
@@ -122,7 +133,7 @@ export function startDoubleBootCheck(
     onLease(event: WatchEvent) {
       if (event.type !== 'DELETED') return;
       deleted.push({ lease: event.object as unknown as Lease, at: clock.now() });
-      while (deleted.length > 0 && clock.now() - deleted[0].at > RECENT_MS) deleted.shift();
+      while (deleted.length > 0 && !within(deleted[0].at, KEEP_MS)) deleted.shift();
     },
     onExporter(event: WatchEvent) {
       const exporter = event.object as unknown as Exporter;
@@ -135,7 +146,8 @@ export function startDoubleBootCheck(
       const pod = event.object;
       if (event.type !== 'ADDED' || reported || !inOverlap(pod.metadata.labels)) return;
       sampleRaises();
-      const now = clock.now();
+      const longest = Math.max(0, ...passesInFlight().map((p) => p.forMs));
+      explainMs = RECENT_MS + Math.min(longest, KEEP_MS - RECENT_MS);
       const all = leases();
       const held = new Set(
         all.filter((l) => l.status?.ended !== true).map((l) => l.status?.exporterRef?.name),
@@ -154,11 +166,11 @@ export function startDoubleBootCheck(
           e.spec?.enabled !== false &&
           !held.has(e.metadata?.name) &&
           !everOnline.has(e.metadata?.uid ?? '') &&
-          recent(e.metadata?.creationTimestamp) &&
+          recent(e.metadata?.creationTimestamp, RECENT_MS) &&
           !e.status?.conditions?.some((c) => c.type === 'Online' && c.status === 'True'),
       );
       const handovers = toggles
-        .filter((t) => now - t.at <= RECENT_MS)
+        .filter((t) => within(t.at, explainMs))
         .reduce((n, t) => n + Math.max(1, t.leases), 0);
       const wanted = demand(all);
       const windows = raised();

@@ -43,6 +43,7 @@ import {
 } from 'virtual-exporters/internal';
 import type { KubeObject, TestCluster, WatchEvent } from 'virtual-exporters-test-cluster';
 import { startDoubleBootCheck } from './double-boot';
+import type { PassesInFlight } from './passes';
 
 export type InvariantName =
   | 'leased-deleted'
@@ -101,6 +102,8 @@ export interface MonitorOptions {
   readonly namespace: string;
   /** The sets whose selectors overlap (checked by lease-double-boot). @default none */
   readonly overlapSets?: readonly string[];
+  /** The controller's passes running now (lease-double-boot widens its window by the longest). @default none */
+  readonly passesInFlight?: PassesInFlight;
 }
 
 const ownerUid = (exporter: Exporter): string | undefined =>
@@ -144,8 +147,13 @@ export function startInvariantMonitor(cluster: TestCluster, options: MonitorOpti
     }
     return rt ? (store.list(rt, ns).items as unknown as Lease[]) : [];
   };
-  const doubleBoot = startDoubleBootCheck(cluster, ns, options.overlapSets ?? [], leases, (message) =>
-    violate('lease-double-boot', message),
+  const doubleBoot = startDoubleBootCheck(
+    cluster,
+    ns,
+    options.overlapSets ?? [],
+    leases,
+    (message) => violate('lease-double-boot', message),
+    options.passesInFlight,
   );
   /** Per set uid: maxReplicas by generation, as the set's spec had it. */
   const ceilings = new Map<string, Map<number, number>>();

@@ -15,15 +15,13 @@ import { ConditionReasons as R } from 'virtual-exporters/internal';
 import type { TestCluster } from 'virtual-exporters-test-cluster';
 import type { InvariantMonitor, Violation } from './invariants';
 import type { Refusal } from './lab-plan';
+import type { PassesInFlight } from './passes';
 
 /** A failed write reports within a pass; refusals later than this before the lift are not judged. */
 const REPORT_WITHIN_MS = 10_000;
 
 /** How long (cluster time) the judgment waits for the passes running at the lift to end. */
 const PASS_WAIT_MS = 60_000;
-
-/** The controller's passes now running, each with how long it has run (work-queue.ts). */
-export type PassesInFlight = () => readonly { readonly key: string; readonly forMs: number }[];
 
 /** The ReplicaFailure reasons a refused write of each resource and verb may show under. */
 const REASONS: Readonly<Record<string, readonly string[]>> = {

@@ -216,6 +216,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
   const monitor = startInvariantMonitor(cluster, {
     namespace: SIM_NAMESPACE,
     overlapSets: plan.sets.filter((s) => s.overlap).map((s) => s.name),
+    passesInFlight: () => manager?.queue.passesInFlight() ?? [],
   });
   const revisionMonitor = startRevisionMonitor(cluster, SIM_NAMESPACE);
   const endings = startOperationEndings(cluster, SIM_NAMESPACE);
