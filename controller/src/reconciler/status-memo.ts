@@ -12,7 +12,7 @@ interface Written {
 }
 
 /** resourceVersions are opaque, but etcd's (and the test cluster's) are integers; compare them so. */
-function notOlder(cached: string | undefined, written: string | undefined): boolean {
+export function notOlder(cached: string | undefined, written: string | undefined): boolean {
   if (cached === undefined || written === undefined) return false;
   if (cached === written) return true;
   if (!/^\d+$/.test(cached) || !/^\d+$/.test(written)) return false;

@@ -5,6 +5,11 @@
  * WriteFailure=True with the API's message, on the status as it was, plus a Warning event) and the
  * pass throws, so the status never claims a step that did not happen and the key is retried with the
  * work queue's backoff.
+ *
+ * A pass never plans from a cached operation older than this controller's own last status write: the
+ * cache lags the write, and a pass on the older copy would act again on an operation already finished
+ * and overwrite its final state (found by the simulation under load: `operation-reopened`). Such a
+ * pass waits for the cache, which the write's own watch event brings.
  */
 import {
   ConditionReasons,
@@ -19,6 +24,7 @@ import type { Clock } from '../../queue/clock';
 import { parseObjectKey } from '../../queue/object-key';
 import type { ReconcileResult } from '../../queue/work-queue';
 import type { EventRecorder } from '../../reconciler/event-recorder';
+import { notOlder } from '../../reconciler/status-memo';
 import { statusMergePatch } from '../../reconciler/status-patch';
 import { planOperation, type OperationAction } from '../planner';
 import { readOperationWorld, type OperationCaches } from './operation-world';
@@ -33,7 +39,13 @@ export interface OperationReconcilerDeps {
   readonly events: EventRecorder;
 }
 
+/** How soon a pass that found the cache behind its own write looks again, should no event come first. */
+const STALE_CACHE_RETRY_MS = 1_000;
+
 export class OperationReconciler {
+  /** Per key: the resourceVersion this controller's last status write left, until the cache shows it. */
+  private readonly written = new Map<string, string>();
+
   constructor(private readonly deps: OperationReconcilerDeps) {}
 
   /** The work queue's handler. */
@@ -41,7 +53,18 @@ export class OperationReconciler {
     const { deps } = this;
     const { namespace, name } = parseObjectKey(key);
     const operation = deps.caches.exporterOperations.get(namespace, name);
-    if (!operation) return {};
+    if (!operation) {
+      this.written.delete(key);
+      return {};
+    }
+    const mine = this.written.get(key);
+    if (mine !== undefined) {
+      if (!notOlder(operation.metadata?.resourceVersion, mine)) {
+        deps.logger.debug({ namespace, exporteroperation: name }, 'cache behind our status write: waiting');
+        return { requeueAfterMs: STALE_CACHE_RETRY_MS };
+      }
+      this.written.delete(key);
+    }
     const result = planOperation(
       readOperationWorld(operation, deps.caches, deps.provisioner, deps.clock.now()),
     );
@@ -59,10 +82,11 @@ export class OperationReconciler {
     }
     if (result.status !== undefined) {
       try {
-        await deps.clients.exporterOperations.patchStatus(namespace, name, {
+        const written = await deps.clients.exporterOperations.patchStatus(namespace, name, {
           type: 'merge',
           body: { status: statusMergePatch(operation.status, result.status) as object },
         });
+        this.remember(key, written);
       } catch (error) {
         if (isNotFound(error)) return {};
         throw error;
@@ -103,10 +127,11 @@ export class OperationReconciler {
       ),
     };
     try {
-      await this.deps.clients.exporterOperations.patchStatus(namespace, name, {
+      const written = await this.deps.clients.exporterOperations.patchStatus(namespace, name, {
         type: 'merge',
         body: { status: statusMergePatch(operation.status, status) as object },
       });
+      this.remember(`${namespace}/${name}`, written);
     } catch (statusError) {
       this.deps.logger.warn(
         { namespace, exporteroperation: name, error: apiErrorMessage(statusError) },
@@ -114,6 +139,11 @@ export class OperationReconciler {
       );
     }
     await this.deps.events.record(operation, [{ type: 'Warning', reason, message }]);
+  }
+
+  private remember(key: string, written: ExporterOperation | undefined): void {
+    const version = written?.metadata?.resourceVersion;
+    if (version !== undefined) this.written.set(key, version);
   }
 
   /** Applies one action; false when the operation itself is gone (nothing more to do). */
