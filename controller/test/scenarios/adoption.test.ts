@@ -230,6 +230,9 @@ describe('adoption: taking over instances upstream made', () => {
     // Deleting the set drains them: the adopted idle one is leased, the others go, the set waits.
     const last = pin(idle);
     await leases.waitFor(NS, last, LeaseState.assigned, 20_000);
+    // The controller must have seen the lease before the delete: a lease it has not seen yet may find its
+    // instance disabled (the lease still holds it), which is the design, not what this step checks.
+    await until('the controller sees the lease', () => status()?.leasedReplicas === 1);
     cluster.store.delete(rt(cluster, 'virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets'), NS, SET);
     await until('only the leased adopted one left', () => {
       const live = ownedInstancesOf(cluster, SET);
