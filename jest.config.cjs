@@ -28,5 +28,11 @@ module.exports = {
   },
   // CI machines have 2 cores; jest's default (cores - 1) would run the suite on a single worker.
   maxWorkers: '100%',
+  // Each test file loads the controller, client-node and the test cluster into a fresh ESM context,
+  // and a worker keeps what its files loaded (over 600 MB after half of controller/test). Tearing
+  // that down when the run ends took a worker 0.5–0.6 s on a loaded machine, past the 0.5 s Jest
+  // allows, hence "A worker process has failed to exit gracefully" with no handle left open. A
+  // worker over this limit after a file is replaced, so the last ones exit in about 0.1–0.3 s.
+  workerIdleMemoryLimit: '400MB',
   testTimeout: 60000,
 };

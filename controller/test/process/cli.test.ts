@@ -170,7 +170,11 @@ describe('cli › a cluster without the Jumpstarter CRDs', () => {
       expect(unready.text).toContain(
         "the API server does not serve exporters.jumpstarter.dev/v1alpha1 (its CustomResourceDefinition is not installed): Jumpstarter's CRDs come with the Jumpstarter installation",
       );
-      expect(records().find((r) => r.level === 'error' && r.resource === 'exporters')).toMatchObject({
+      // The log line comes over the child's stdout, the answer over HTTP: either may arrive first.
+      const logged = await eventually('the error logged for exporters', () =>
+        records().find((r) => r.level === 'error' && r.resource === 'exporters'),
+      );
+      expect(logged).toMatchObject({
         group: 'jumpstarter.dev',
         version: 'v1alpha1',
       });

@@ -1,22 +1,30 @@
 /**
- * Leader election against the test cluster with durations scaled down 40×: of two candidates only
- * one leads; a stopping leader releases the lease and the standby takes over at its next retry; a
- * leader whose renewals fail steps down before the standby takes over, and the standby does so
- * within the lease duration. Plus the naming helpers.
+ * Leader election against the test cluster, on a manual clock the test moves one retry period at a
+ * time, each step waiting for every candidate's request to finish: of two candidates only one leads;
+ * a stopping leader releases the lease and the standby takes over at its next retry; a leader whose
+ * renewals fail steps down before the standby takes over, and the standby does so within the lease
+ * duration. Durations are read on that clock, so a slow request on a loaded machine stretches no
+ * deadline and fails no bound. Plus the naming helpers.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import { controllerNamespace, defaultIdentity, leaderElectionId } from '../../src/process/election-names';
 import { LeaderElector } from '../../src/process/leader-election';
-import { startTestCluster, type TestCluster } from 'virtual-exporters-test-cluster';
+import {
+  manualClock,
+  startTestCluster,
+  type ManualClock,
+  type TestCluster,
+} from 'virtual-exporters-test-cluster';
 
 const NS = 'ops';
-const TIMING = { leaseDurationMs: 400, renewDeadlineMs: 250, retryPeriodMs: 50 } as const;
+const TIMING = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000 } as const;
 
 let cluster: TestCluster;
+let clock: ManualClock;
 let electors: LeaderElector[] = [];
 
 beforeAll(async () => {
@@ -31,9 +39,12 @@ afterAll(() => cluster.stop());
 
 interface Candidate {
   elector: LeaderElector;
-  /** `start`/`stop` transitions with their wall-clock time. */
+  /** `start`/`stop` transitions with their time on the test's clock. */
   transitions: { what: 'start' | 'stop'; at: number }[];
+  stopped: boolean;
 }
+
+let candidates: Candidate[] = [];
 
 function candidate(identity: string, lease: string): Candidate {
   const transitions: Candidate['transitions'] = [];
@@ -43,60 +54,103 @@ function candidate(identity: string, lease: string): Candidate {
     name: lease,
     identity,
     ...TIMING,
-    onStartedLeading: () => transitions.push({ what: 'start', at: Date.now() }),
-    onStoppedLeading: () => transitions.push({ what: 'stop', at: Date.now() }),
+    clock,
+    random: () => 0,
+    onStartedLeading: () => transitions.push({ what: 'start', at: clock.now() }),
+    onStoppedLeading: () => transitions.push({ what: 'stop', at: clock.now() }),
   });
   electors.push(elector);
-  return { elector, transitions };
+  const c: Candidate = { elector, transitions, stopped: false };
+  candidates.push(c);
+  return c;
 }
 
-async function until(what: string, check: () => boolean, timeoutMs = 3000): Promise<number> {
+/** Polls `check` on the wall clock (the requests are real): an answer, not a measured time. */
+async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return Date.now();
+}
+
+/**
+ * Waits until every running candidate has finished its request and sleeps until its next retry: a
+ * timer each, and the leader's renew deadline besides.
+ */
+function idle(): Promise<void> {
+  return until('the candidates are idle', () => {
+    const running = candidates.filter((c) => !c.stopped);
+    return clock.pendingTimers() === running.length + running.filter((c) => c.elector.isLeader()).length;
+  });
+}
+
+/** Moves the clock one retry period at a time until `check` holds; returns the clock's time then. */
+async function stepUntil(what: string, check: () => boolean, maxMs = 10 * TIMING.leaseDurationMs) {
+  const from = clock.now();
+  await idle();
+  while (!check()) {
+    if (clock.now() - from > maxMs) throw new Error(`${what} did not happen within ${maxMs} ms of the clock`);
+    clock.advance(TIMING.retryPeriodMs);
+    await idle();
+  }
+  return clock.now();
+}
+
+function start(...cs: Candidate[]): void {
+  for (const c of cs) c.elector.start();
+}
+
+async function stop(c: Candidate): Promise<void> {
+  c.stopped = true;
+  await c.elector.stop();
 }
 
 const readLease = (name: string) =>
   cluster.kubeConfig.makeApiClient(CoordinationV1Api).readNamespacedLease({ name, namespace: NS });
 
 describe('leader election', () => {
+  beforeEach(() => {
+    clock = manualClock();
+    candidates = [];
+  });
+
   it('lets exactly one of two candidates lead, and both agree who', async () => {
     const a = candidate('replica-a', 'one-leader');
     const b = candidate('replica-b', 'one-leader');
-    a.elector.start();
-    b.elector.start();
-    await until('someone leads', () => a.elector.isLeader() || b.elector.isLeader());
-    for (let i = 0; i < 30; i++) {
+    start(a, b);
+    await stepUntil('someone leads', () => a.elector.isLeader() || b.elector.isLeader());
+    // Through three lease durations of renewals and retries, never two leaders and never none.
+    for (let i = 0; i < (3 * TIMING.leaseDurationMs) / TIMING.retryPeriodMs; i++) {
       expect(Number(a.elector.isLeader()) + Number(b.elector.isLeader())).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      clock.advance(TIMING.retryPeriodMs);
+      await idle();
     }
     const [leader, follower] = a.elector.isLeader() ? [a, b] : [b, a];
     const lease = await readLease('one-leader');
     expect(lease.spec?.holderIdentity).toBe(leader.elector.identity);
-    expect(lease.spec?.leaseDurationSeconds).toBe(1);
+    expect(lease.spec?.leaseDurationSeconds).toBe(15);
     // MicroTime: a real API server parses exactly six fractional digits.
     expect(String(lease.spec?.renewTime)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
     expect(follower.elector.currentLeader()).toBe(leader.elector.identity);
     expect(follower.transitions).toEqual([]);
+    expect(leader.transitions.map((t) => t.what)).toEqual(['start']);
   });
 
   it('releases the lease on stop, so the standby takes over at its next retry', async () => {
     const a = candidate('replica-a', 'release');
-    a.elector.start();
-    await until('a leads', () => a.elector.isLeader());
+    start(a);
+    await stepUntil('a leads', () => a.elector.isLeader());
     const b = candidate('replica-b', 'release');
-    b.elector.start();
-    await until('b has seen a', () => b.elector.currentLeader() === 'replica-a');
+    start(b);
+    await stepUntil('b has seen a', () => b.elector.currentLeader() === 'replica-a');
 
-    const stoppedAt = Date.now();
-    await a.elector.stop();
+    const stoppedAt = clock.now();
+    await stop(a);
     const released = await readLease('release');
     expect(released.spec?.holderIdentity).toBeUndefined();
-    const tookOver = await until('b leads', () => b.elector.isLeader());
-    expect(tookOver - stoppedAt).toBeLessThan(TIMING.leaseDurationMs); // did not wait for expiry
+    const tookOver = await stepUntil('b leads', () => b.elector.isLeader());
+    expect(tookOver - stoppedAt).toBeLessThanOrEqual(TIMING.retryPeriodMs); // did not wait for expiry
     expect(a.transitions.map((t) => t.what)).toEqual(['start']); // stop() is not a loss
     const lease = await readLease('release');
     expect(lease.spec?.holderIdentity).toBe('replica-b');
@@ -105,28 +159,33 @@ describe('leader election', () => {
 
   it('steps down when renewals fail, before the standby takes over within the lease duration', async () => {
     const a = candidate('replica-a', 'failover');
-    a.elector.start();
-    await until('a leads', () => a.elector.isLeader());
+    start(a);
+    await stepUntil('a leads', () => a.elector.isLeader());
     const b = candidate('replica-b', 'failover');
-    b.elector.start();
-    await until('b has seen a', () => b.elector.currentLeader() === 'replica-a');
+    start(b);
+    await stepUntil('b has seen a', () => b.elector.currentLeader() === 'replica-a');
 
     // From now on every request of a fails: it can neither renew nor release.
     cluster.faults.add({ kind: 'error', code: 503, identity: 'replica-a' });
-    const failedAt = Date.now();
-    await until('b leads', () => b.elector.isLeader());
+    const failedAt = clock.now();
+    await stepUntil('b leads', () => b.elector.isLeader());
     const aStopped = a.transitions.find((t) => t.what === 'stop');
     const bStarted = b.transitions.find((t) => t.what === 'start')!;
     expect(aStopped).toBeDefined();
-    expect(aStopped!.at).toBeLessThanOrEqual(bStarted.at); // never two leaders
-    expect(aStopped!.at - failedAt).toBeLessThan(TIMING.renewDeadlineMs + 3 * TIMING.retryPeriodMs);
-    // b waits out the lease from a's last renewal (at most one retry period before the faults).
-    expect(bStarted.at - failedAt).toBeGreaterThanOrEqual(TIMING.leaseDurationMs - 2 * TIMING.retryPeriodMs);
-    expect(bStarted.at - failedAt).toBeLessThan(TIMING.leaseDurationMs + 5 * TIMING.retryPeriodMs);
+    expect(aStopped!.at).toBeLessThan(bStarted.at); // never two leaders
+    // a's last renewal was at failedAt: it stops at its renew deadline from then, to the retry.
+    expect(aStopped!.at - failedAt).toBeGreaterThanOrEqual(TIMING.renewDeadlineMs - TIMING.retryPeriodMs);
+    expect(aStopped!.at - failedAt).toBeLessThanOrEqual(TIMING.renewDeadlineMs);
+    // b waits out the lease from the last change it saw (a's last renewal), to its next retry.
+    expect(bStarted.at - failedAt).toBeGreaterThanOrEqual(TIMING.leaseDurationMs - TIMING.retryPeriodMs);
+    expect(bStarted.at - failedAt).toBeLessThanOrEqual(TIMING.leaseDurationMs + TIMING.retryPeriodMs);
 
     // a recovers but b renews: a stays a follower.
     cluster.faults.clear();
-    await new Promise((resolve) => setTimeout(resolve, 3 * TIMING.retryPeriodMs));
+    for (let i = 0; i < 3; i++) {
+      clock.advance(TIMING.retryPeriodMs);
+      await idle();
+    }
     expect([a.elector.isLeader(), b.elector.isLeader()]).toEqual([false, true]);
     expect(a.elector.currentLeader()).toBe('replica-b');
   });

@@ -15,6 +15,7 @@ import {
   launchController,
   startScenario,
   until,
+  untilStored,
   type Scenario,
 } from './support';
 
@@ -32,11 +33,24 @@ const POOL_WRITES = {
   group: ['', 'jumpstarter.dev', 'virtualtarget.jumpstarter.dev'] as const,
 };
 
+/**
+ * Election timings (cluster ms) far wider than the test: the failover here is the stopping leader's
+ * release, taken at the follower's next retry, never a lease running out. With the defaults (a 10 s
+ * renew deadline is half a wall second at speedUp 20) a loaded machine can miss a renewal, and a
+ * leader that loses its lease stops for good, as the process would exit — and then nothing serves.
+ * Expiry and the renew deadline are the election's own tests (controller/test/process/leader-election.test.ts).
+ */
+const WIDE_ELECTION = { leaseDurationMs: 600_000, renewDeadlineMs: 400_000, retryPeriodMs: 2_000 };
+
 describe('leader election: two replicas', () => {
   it('lets only the leader act and fails over when it stops', async () => {
-    scenario = await startScenario({ speedUp: 20, controller: { leaderElect: true } });
+    scenario = await startScenario({
+      speedUp: 20,
+      controller: { leaderElect: true },
+      leaderElection: WIDE_ELECTION,
+    });
     const { cluster } = scenario;
-    second = await launchController(cluster, 'controller-b', { leaderElect: true });
+    second = await launchController(cluster, 'controller-b', { leaderElect: true }, WIDE_ELECTION);
     const replicas: Record<string, Manager> = { [CONTROLLER]: scenario.manager, 'controller-b': second };
     const leaderId = await until('a leader', () => {
       const leading = Object.entries(replicas).filter(([, m]) => m.isLeader());
@@ -47,7 +61,7 @@ describe('leader election: two replicas', () => {
     createClass(cluster);
     createSet(cluster, 'ha', { minAvailableReplicas: 2 });
     const status = () => getSet(cluster, 'ha')?.status;
-    await until('the pool', () => status()?.availableReplicas === 2);
+    await untilStored(cluster, 'the pool', () => status()?.availableReplicas === 2);
     expect(Object.values(replicas).filter((m) => m.isLeader())).toHaveLength(1);
     expect(cluster.counters.total({ identity: leaderId, ...POOL_WRITES })).toBeGreaterThan(0);
     expect(cluster.counters.total({ identity: followerId, ...POOL_WRITES })).toBe(0);
@@ -74,7 +88,8 @@ describe('leader election: two replicas', () => {
       (l) => Boolean(l.status?.exporterRef?.name),
       20_000,
     );
-    await until(
+    await untilStored(
+      cluster,
       'the refill by the new leader',
       () => status()?.availableReplicas === 2 && status()?.leasedReplicas === 1,
     );

@@ -272,12 +272,11 @@ describe('pool operations', () => {
   }, 180_000);
 
   it('scales in the instances a selector names first', async () => {
-    const { cluster } = await startScenario({ speedUp: 40 });
+    const { cluster, manager } = await startScenario({ speedUp: 40 });
     createClass(cluster);
     createSet(cluster, 'shrink', {
       minAvailableReplicas: 4,
       maxReplicas: 6,
-      // The victims are chosen when the cooldown ends, well after the labels below reached the cache.
       scaleDownCooldown: '20s',
       scaleInStrategy: { selectors: [{ matchLabels: { retire: 'first' } }], basePolicy: 'Newest' },
     });
@@ -296,7 +295,10 @@ describe('pool operations', () => {
     for (const name of oldest) {
       cluster.store.patch(exporters, NS, name, 'merge', { metadata: { labels: { retire: 'first' } } });
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The scale-in reads the labels from the controller's cache: wait until they are there.
+    await until('the labels in the controller cache', () =>
+      oldest.every((name) => manager.informers.exporters.get(NS, name)?.metadata?.labels?.retire === 'first'),
+    );
     patchSetSpec(cluster, 'shrink', { minAvailableReplicas: 2 });
     await until(
       '2 instances left',

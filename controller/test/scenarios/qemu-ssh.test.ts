@@ -7,7 +7,7 @@
  * and registers with the Jumpstarter simulator, and when its lease ends it exits and marks the exporter
  * unit exited, as `jmp run` under systemd would.
  */
-import { afterAll, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import {
   ConditionReasons,
   ConditionTypes,
@@ -36,9 +36,19 @@ import {
   scenarioPerTest,
   type Scenario,
   until,
+  untilStored,
 } from './support';
 
+/**
+ * Wall time, on purpose: these waits are on real sshd processes. Every pass opens an SSH connection
+ * per host for each observe, realise and teardown (a key exchange, a forked sshd), and a loaded
+ * machine stretches that in wall time, which no cluster clock governs. A step that needs longer than
+ * this is stuck, and its wait says which step; each test may take a few such steps.
+ */
+const SSH_STEP_MS = 60_000;
+
 describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
+  jest.setTimeout(4 * SSH_STEP_MS);
   let lab: SshdLab;
   beforeAll(async () => {
     lab = await SshdLab.start(2);
@@ -105,13 +115,18 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
     const notices: LifecycleNotice[] = [];
     const cluster = await sshScenario(notices);
     createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
-    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    await untilStored(
+      cluster,
+      '2 available',
+      () => getSet(cluster, 'pool')?.status?.availableReplicas === 2,
+      SSH_STEP_MS,
+    );
     const hosts = instancesOf(cluster, 'pool').map((e) => e.metadata?.annotations?.[HOST_ANNOTATION]);
     expect(hosts.sort()).toEqual(lab.hosts.map((h) => h.name).sort());
     for (const host of lab.hosts) expect(files(host)).toHaveLength(4);
     expect(notices.filter((n) => n.reason === 'HostKeyTrustedOnFirstUse')).toHaveLength(2);
     // ... and each is an event on the set, with the fingerprint and the line that pins it.
-    const tofu = await until('host key events', () => {
+    const tofu = await untilStored(cluster, 'host key events', () => {
       const found = eventsOf(cluster, 'pool').filter((e) => e.reason === 'HostKeyTrustedOnFirstUse');
       return found.length === 2 ? found : undefined;
     });
@@ -127,7 +142,11 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
       selector: { matchLabels: { ...TEMPLATE_LABELS } },
       duration: '1h',
     });
-    await until('assigned', () => leases.get(NS, lease.metadata.name!)?.status?.exporterRef !== undefined);
+    await untilStored(
+      cluster,
+      'assigned',
+      () => leases.get(NS, lease.metadata.name!)?.status?.exporterRef !== undefined,
+    );
     const served = leases.get(NS, lease.metadata.name!)!.status!.exporterRef!.name;
     const servedHost = lab.host(
       instancesOf(cluster, 'pool').find((e) => e.metadata?.name === served)!.metadata!.annotations![
@@ -135,19 +154,20 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
       ]!,
     );
     leases.release(NS, lease.metadata.name!);
-    await until(
+    await untilStored(
+      cluster,
       'the served instance is gone and another is available',
       () => {
         const live = instancesOf(cluster, 'pool').map((e) => e.metadata?.name);
         return !live.includes(served) && getSet(cluster, 'pool')?.status?.availableReplicas === 2;
       },
-      60_000,
+      SSH_STEP_MS,
     );
     // The units go right after the Exporter's delete lands (a refused delete leaves them running).
     await until(
       'the served instance torn down on its host',
       () => !servedHost.files().some((f) => f.includes(`.${served}`)),
-      30_000,
+      SSH_STEP_MS,
     );
     expect(servedHost.calls()).toEqual(
       expect.arrayContaining([
@@ -155,21 +175,29 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
       ]),
     );
     // The refill went where the slot was freed.
-    await until('the refill is realised', () => lab.hosts.every((h) => files(h).length === 4), 30_000);
+    await until('the refill is realised', () => lab.hosts.every((h) => files(h).length === 4), SSH_STEP_MS);
     expect(files(servedHost).some((f) => f.includes(`.${served}`))).toBe(false);
   });
 
   it('a host going down mid-life: its instance is unknown (not failed), the set says which host and why', async () => {
     const cluster = await sshScenario();
     createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
-    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    await untilStored(
+      cluster,
+      '2 available',
+      () => getSet(cluster, 'pool')?.status?.availableReplicas === 2,
+      SSH_STEP_MS,
+    );
     const [h0] = lab.hosts as [SshdHost];
     const onH0 = instancesOf(cluster, 'pool').find(
       (e) => e.metadata?.annotations?.[HOST_ANNOTATION] === h0.name,
     )!.metadata!.name!;
+    // The host goes down with its exporter: Jumpstarter stops seeing it, the Exporter's status
+    // changes, and the controller's next pass finds the host unreachable. Waited for as it is written.
     await h0.stop();
     try {
-      await until(
+      await untilStored(
+        cluster,
         'InstancesHealthy=False naming the host',
         () => {
           const healthy = condition(getSet(cluster, 'pool'), ConditionTypes.InstancesHealthy);
@@ -179,7 +207,7 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
             healthy.message?.includes(h0.name)
           );
         },
-        30_000,
+        SSH_STEP_MS,
       );
       // Unknown is live: the instance is neither recycled nor torn down while its host is away.
       expect(instancesOf(cluster, 'pool').map((e) => e.metadata?.name)).toContain(onH0);
@@ -193,13 +221,14 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
     const wrong = makeKeyPair(lab.dir, `wrong-${Date.now()}`);
     const cluster = await sshScenario([], wrong.privateKey);
     createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 1, maxReplicas: 1 });
-    const failure = await until(
+    const failure = await untilStored(
+      cluster,
       'FailedRealise',
       () => {
         const c = condition(getSet(cluster, 'pool'), ConditionTypes.ReplicaFailure);
         return c?.status === 'True' && c.reason === ConditionReasons.FailedRealise ? c : undefined;
       },
-      30_000,
+      SSH_STEP_MS,
     );
     for (const host of lab.hosts) expect(failure.message).toContain(host.name);
     expect(failure.message).toContain("the host refused the key in the class's credentials (ssh-privatekey)");
@@ -215,7 +244,12 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
   it('keeps first-use trust in <credentials>-known-hosts: a restarted controller refuses a changed key, naming the host, both fingerprints and the fix', async () => {
     const cluster = await sshScenario();
     createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
-    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    await untilStored(
+      cluster,
+      '2 available',
+      () => getSet(cluster, 'pool')?.status?.availableReplicas === 2,
+      SSH_STEP_MS,
+    );
     const secrets = cluster.registry.get('', 'v1', 'secrets')!;
     const trusted = () => {
       const data = cluster.store.get(secrets, NS, 'lab-ssh-known-hosts')?.data as
@@ -238,7 +272,8 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
       provisioner: { ...qemuSshProvisioner, lifecycle: sshLifecycle() },
     });
     const print = (line: string) => fingerprint(Buffer.from(line.split(' ')[2]!, 'base64'));
-    const refused = await until(
+    const refused = await untilStored(
+      cluster,
       'InstancesHealthy=False: the changed key refused',
       () => {
         const healthy = condition(getSet(cluster, 'pool'), ConditionTypes.InstancesHealthy);
@@ -247,7 +282,7 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
           ? healthy
           : undefined;
       },
-      30_000,
+      SSH_STEP_MS,
     );
     expect(refused.reason).toBe(ConditionReasons.InstancesUnobserved);
     expect(refused.message).toContain(
@@ -263,10 +298,15 @@ describeWithSshd('qemu-ssh provisioner on the test cluster', () => {
   it('drains on deletion: every instance is torn down on its host as its Exporter goes', async () => {
     const cluster = await sshScenario();
     createSet(cluster, 'pool', { virtualTargetClassName: 'ssh', minAvailableReplicas: 2, maxReplicas: 2 });
-    await until('2 available', () => getSet(cluster, 'pool')?.status?.availableReplicas === 2, 60_000);
+    await untilStored(
+      cluster,
+      '2 available',
+      () => getSet(cluster, 'pool')?.status?.availableReplicas === 2,
+      SSH_STEP_MS,
+    );
     const sets = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
     cluster.store.delete(sets, NS, 'pool');
-    await until('the set is gone', () => getSet(cluster, 'pool') === undefined, 60_000);
+    await untilStored(cluster, 'the set is gone', () => getSet(cluster, 'pool') === undefined, SSH_STEP_MS);
     for (const host of lab.hosts) expect(files(host)).toEqual([]);
     expect(eventsOf(cluster, 'pool').filter((e) => e.reason === EventReasons.LeftoverTornDown)).toEqual([]);
 

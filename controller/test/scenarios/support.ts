@@ -69,11 +69,18 @@ export async function startScenario(
     ...(options.fieldValidation ? { fieldValidation: options.fieldValidation } : {}),
     ...(options.clockOffsets ? { clockOffsets: options.clockOffsets } : {}),
   });
-  options.beforeController?.(cluster);
   const launch = () => launchController(cluster, CONTROLLER, options.controller, options.leaderElection);
+  let manager: Manager;
+  try {
+    options.beforeController?.(cluster);
+    manager = await launch();
+  } catch (error) {
+    await cluster.stop(); // no scenario to stop later: its server and simulators would outlive the test
+    throw error;
+  }
   const scenario: Scenario = {
     cluster,
-    manager: await launch(),
+    manager,
     async restart() {
       scenario.manager = await launch();
       return scenario.manager;
@@ -217,6 +224,69 @@ export async function until<T>(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/**
+ * Waits until `check` returns a value other than undefined/false, checking it now and after writes to
+ * the cluster's store (a watch on every resource, checks coalesced to one per event-loop turn), never
+ * by sampling: the state is seen as soon as the behaviour writes it, and a loaded machine spends no
+ * turns polling beside the controller. For conditions on the store only; `timeoutMs` is wall time.
+ */
+export function untilStored<T>(
+  cluster: TestCluster,
+  what: string,
+  check: () => T | undefined | false,
+  timeoutMs = 20_000,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    let queued = false;
+    const watches: { stop(): void }[] = [];
+    const finish = (): void => {
+      done = true;
+      clearTimeout(timer);
+      for (const w of watches) w.stop();
+    };
+    const test = (): void => {
+      queued = false;
+      if (done) return;
+      try {
+        const value = check();
+        if (value === undefined || value === false) return;
+        finish();
+        resolve(value);
+      } catch (error) {
+        finish();
+        reject(error as Error);
+      }
+    };
+    const timer = setTimeout(() => {
+      if (done) return;
+      finish();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, timeoutMs);
+    // Checked after the write's turn, not inside the store's write (the check reads the store).
+    const onWrite = (): void => {
+      if (queued || done) return;
+      queued = true;
+      setImmediate(test);
+    };
+    const from = { resourceVersion: cluster.store.resourceVersion() };
+    for (const rt of cluster.registry.all()) watches.push(cluster.store.watch(rt, undefined, from, onWrite));
+    test();
+  });
+}
+
+/** Resolves once the cluster's clock reads `at` (a timer on that clock, not wall-time sampling). */
+export function clusterTimeReaches(cluster: TestCluster, at: number): Promise<void> {
+  return new Promise((resolve) => {
+    const wait = (): void => {
+      const left = at - cluster.clock.now();
+      if (left <= 0) resolve();
+      else cluster.clock.setTimeout(wait, left);
+    };
+    wait();
+  });
 }
 
 /** As {@link until}, and a timeout's error also shows `state()`: what a rare failure needs to be understood. */

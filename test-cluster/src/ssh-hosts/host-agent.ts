@@ -6,6 +6,10 @@
  * ends and the config says to exit, the process exits and its unit is marked exited (code 0), as
  * systemd would record it; a unit torn down (its config removed) takes its process with it.
  *
+ * A host that is down (its sshd stopped) takes its exporter processes with it: they are lost, as a
+ * powered-off machine's are, and Jumpstarter stops seeing them; when the host is back, its active
+ * units start their exporters again, as enabled units do after a reboot.
+ *
  * It polls the hosts' folders on the real clock: the files are written by SSH, outside any clock a
  * test controls.
  */
@@ -69,6 +73,7 @@ export class HostAgent {
     const now = Date.now();
     const present = new Set<string>();
     for (const host of this.hosts) {
+      if (!host.isUp()) continue; // nothing of it is present: its processes are lost below
       const dir = join(host.root, REMOTE_CONFIG_DIR);
       for (const file of existsSync(dir) ? readdirSync(dir) : []) {
         const instance = instanceOfRemoteFile(file);
@@ -86,7 +91,7 @@ export class HostAgent {
         if (now >= due) this.register(host, instance.namespace, instance.name, join(dir, file), key);
       }
     }
-    // A unit torn down (its config removed) takes its process with it.
+    // A unit torn down (its config removed), or its host gone down, takes its process with it.
     for (const [key, running] of this.running) {
       if (present.has(key)) continue;
       this.running.delete(key);

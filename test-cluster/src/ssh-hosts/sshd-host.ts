@@ -214,6 +214,11 @@ export class SshdHost {
     }
   }
 
+  /** Whether the host is up: its sshd runs (`stop` takes the host down, `resume` brings it back). */
+  isUp(): boolean {
+    return this.process !== undefined && this.process.exitCode === null && this.process.signalCode === null;
+  }
+
   /** Stops sshd (the host "goes down"); resolves once it has exited. */
   async stop(): Promise<void> {
     const child = this.process;
