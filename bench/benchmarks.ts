@@ -1,5 +1,5 @@
 /**
- * The benchmarks of issue 6 (and issue 17's P7), in run order. Modules load lazily: they import the built packages, which
+ * The benchmarks of issue 6 (and issue 17's P7, issue 28's P8), in run order. Modules load lazily: they import the built packages, which
  * the runner may have to build first.
  */
 import type { Benchmark } from './support/benchmark';
@@ -24,4 +24,5 @@ export const BENCHMARKS: readonly BenchmarkEntry[] = [
     notOnKube: NO_CLUSTER,
     load: async () => (await import('./p7-forecast-trace')).p7,
   },
+  { id: 'p8', name: 'p8-cold-start', load: async () => (await import('./p8-cold-start')).p8 },
 ];

@@ -50,6 +50,17 @@ async function main(argv: readonly string[]): Promise<number> {
       (commandLine.settings.quick ? ' (quick mode)' : '') +
       (commandLine.settings.backend === 'kube' ? ', against a real kube-apiserver (--backend kube)' : ''),
   );
+  if (commandLine.curve) {
+    const { runCurve } = await import('./curve');
+    const result = await runCurve({ settings: commandLine.settings, log }, commandLine.resultsDir);
+    await writeResult(commandLine.resultsDir, result, {
+      quick: commandLine.settings.quick,
+      machine: host,
+      backend: commandLine.settings.backend,
+    });
+    process.stdout.write(`${formatTable([result])}\n`);
+    return 0;
+  }
   for (const { id, why } of commandLine.skipped) log(`${id} is left out on --backend kube: ${why}`);
   const results: BenchResult[] = [];
   let failures = 0;

@@ -24,12 +24,19 @@ export interface CommandLine {
   readonly help: boolean;
   /** Print the recorded results as a Markdown table instead of running anything. */
   readonly report: boolean;
+  /** Run the cost curve (bench/curve.ts) instead of the benchmarks. */
+  readonly curve: boolean;
 }
 
-export const USAGE = `usage: npm run bench -- [p1 … p7] [options]
+export const USAGE = `usage: npm run bench -- [p1 … p8] [options]
+       npm run bench -- --curve [--quick] [options]
 
-  p1 … p7             benchmarks to run (default: all); names like scale-up work too
-  --quick             smaller samples and shorter periods (a smoke run; figures are rougher)
+  p1 … p8             benchmarks to run (default: all); names like scale-up work too
+  --curve             the cost curve instead: passes/s, requests, CPU and RSS against 10, 100 and
+                      1,000 sets of 1, 10 and 100 instances (up to 10,000 instances), ≈ 8 min;
+                      writes curve.json and curve.svg to the results dir
+  --quick             smaller samples and shorter periods (a smoke run; figures are rougher);
+                      with --curve: 10 and 100 sets of 1 and 10 instances
   --idle-seconds <n>  P3's measured idle period (default 60, quick 10)
   --iterations <n>    P2's number of leases measured (default 200, quick 30)
   --cpu-prof [dir]    run the controller with --cpu-prof, profiles into dir (default: a temp dir)
@@ -57,6 +64,7 @@ export function parseCommandLine(
   let build = true;
   let help = false;
   let report = false;
+  let curve = false;
   let backend: Backend = 'test';
   const number = (flag: string, value: string | undefined): number => {
     const n = Number(value);
@@ -73,6 +81,7 @@ export function parseCommandLine(
     else if (arg === '--help' || arg === '-h') help = true;
     else if (arg === '--no-build') build = false;
     else if (arg === '--report') report = true;
+    else if (arg === '--curve') curve = true;
     else if (arg === '--idle-seconds') idleSeconds = number(arg, argv[++i]);
     else if (arg === '--iterations') iterations = number(arg, argv[++i]);
     else if (arg === '--results-dir') resultsDir = path.resolve(argv[++i] ?? resultsDir);
@@ -100,6 +109,11 @@ export function parseCommandLine(
       }
       if (!selected.includes(found.id)) selected.push(found.id);
     }
+  }
+  if (curve && selected.length > 0) {
+    throw new UsageError(
+      `--curve runs the cost curve only; run ${selected.join(' ')} without it, or --curve without benchmark ids`,
+    );
   }
   const runnable = (b: BenchmarkChoice) => backend !== 'kube' || b.notOnKube === undefined;
   if (backend === 'kube') {
@@ -134,6 +148,7 @@ export function parseCommandLine(
     build,
     help,
     report,
+    curve,
   };
 }
 

@@ -229,3 +229,10 @@ export function metricTotal(text: string, name: string): number {
   }
   return total;
 }
+
+/** How many label sets a metric has in Prometheus text, e.g. the sets a per-set gauge reports. */
+export function metricSeries(text: string, name: string): number {
+  let series = 0;
+  for (const line of text.split('\n')) if (line.startsWith(`${name}{`)) series += 1;
+  return series;
+}

@@ -114,13 +114,16 @@ const formatNumber = (value: number): string =>
 
 export function formatTarget(target: Target | undefined, unit: string): string {
   if (!target) return '—';
-  const u = unit === 'x' ? '×' : ` ${unit}`;
+  const u = unitSuffix(unit);
   return `${target.op === '<=' ? '≤' : '='} ${formatNumber(target.value)}${u}`;
 }
 
 export function formatValue(figure: Figure): string {
-  return `${formatNumber(figure.value)}${figure.unit === 'x' ? '×' : ` ${figure.unit}`}`;
+  return `${formatNumber(figure.value)}${unitSuffix(figure.unit)}`;
 }
+
+/** `x` is a ratio (×); `''` a plain number (an exponent, an R²). */
+const unitSuffix = (unit: string): string => (unit === 'x' ? '×' : unit === '' ? '' : ` ${unit}`);
 
 /** A plain-text table: one row per figure, targets side by side. */
 export function formatTable(results: readonly BenchResult[]): string {

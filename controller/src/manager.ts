@@ -41,6 +41,7 @@ import { SlowStart } from './reconciler/slow-start';
 import { CaBundleCache } from './reconciler/ca-bundle-cache';
 import { RenderMemo } from './reconciler/render-memo';
 import { registerHandlers } from './reconciler/handlers';
+import { addSetIndexes } from './reconciler/set-index';
 import { DemandRecorder } from './reconciler/demand/demand-store';
 import { Reconciler } from './reconciler/reconciler';
 import { OperationReconciler, registerOperationHandlers } from './exporter-operation';
@@ -165,6 +166,7 @@ export async function startManager(options: Options, deps: ManagerDeps = {}): Pr
     },
   });
   metrics.bindQueueDepth(() => queue.depth());
+  addSetIndexes(informers);
   registerHandlers(informers, (key) => queue.add(key));
   const events = new EventRecorder(clients.core, clock, logger);
   const operationReconciler = new OperationReconciler({

@@ -88,4 +88,25 @@ describe('npm run bench command line', () => {
       expect(() => parseCommandLine(['--backend'], WITH_LIMITS, '/repo')).toThrow(UsageError);
     });
   });
+
+  describe('--curve', () => {
+    it('runs the cost curve instead of the benchmarks, quick or full, on either backend', () => {
+      expect(parseCommandLine([], BENCHMARKS, '/repo').curve).toBe(false);
+      const full = parseCommandLine(['--curve'], BENCHMARKS, '/repo');
+      expect(full.curve).toBe(true);
+      expect(full.settings.quick).toBe(false);
+      const quick = parseCommandLine(
+        ['--quick', '--curve', '--backend', 'kube', '--no-build'],
+        BENCHMARKS,
+        '/repo',
+      );
+      expect(quick).toMatchObject({ curve: true, build: false, settings: { quick: true, backend: 'kube' } });
+    });
+
+    it('refuses benchmark ids beside it, saying how to run either', () => {
+      expect(() => parseCommandLine(['--curve', 'p1', 'p3'], BENCHMARKS, '/repo')).toThrow(
+        '--curve runs the cost curve only; run p1 p3 without it, or --curve without benchmark ids',
+      );
+    });
+  });
 });

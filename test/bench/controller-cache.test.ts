@@ -15,6 +15,7 @@ import { createInformers, type ControllerInformers } from '../../controller/src/
 import { CaBundleCache } from '../../controller/src/reconciler/ca-bundle-cache';
 import { Expectations } from '../../controller/src/reconciler/expectations';
 import { RenderMemo } from '../../controller/src/reconciler/render-memo';
+import { addSetIndexes } from '../../controller/src/reconciler/set-index';
 import { readSetWorld, type SnapshotDeps } from '../../controller/src/reconciler/read-set-world';
 import { PodWaits } from '../../controller/src/reconciler/pod-wait-tracker';
 import { StatusMemo } from '../../controller/src/reconciler/status-memo';
@@ -34,6 +35,7 @@ async function seededWorld() {
   await seedSettledPools(cluster, { namespaces: [NS], setsPerNamespace: 1, instancesPerSet: 3 });
   const clients = createClients(cluster.kubeConfigFor('controller'));
   informers = createInformers(clients, { namespaces: [NS], clock: cluster.clock });
+  addSetIndexes(informers); // as the manager does: a pass reads its set's Exporters from the set index
   informers.start();
   await informers.synced;
   let renders = 0;

@@ -86,6 +86,8 @@ export interface CacheView<T> {
   get(namespace: string, name: string): T | undefined;
   /** Objects whose label `key` equals `value`, in `namespace` or everywhere. */
   byLabel(key: string, value: string, namespace?: string): T[];
+  /** Objects under `key` in the index `name` (object-index.ts); throws for an index not kept. */
+  byIndex(name: string, key: string): T[];
 }
 
 export const DEFAULT_RESTART_BACKOFF = { initialMs: 500, maxMs: 30_000 } as const;

@@ -23,6 +23,7 @@
  * list, watch and restarts are reflector.ts, the guarded watch guarded-watch.ts, and what an informer is
  * given and serves informer-contract.ts. Cached objects are shared, not copied: treat them as read-only.
  */
+import { ObjectIndex, type IndexKeys } from './object-index';
 import { Reflector } from './reflector';
 import type {
   CacheView,
@@ -40,6 +41,7 @@ export class ResourceInformer<T extends WireObject> implements CacheView<T> {
   private readonly byNamespace = new Map<string, Reflector>();
   private readonly handlers: Record<InformerEvent, ObjectHandler<T>[]> = { add: [], update: [], delete: [] };
   private readonly listedHandlers: (() => void)[] = [];
+  private readonly indexes = new Map<string, ObjectIndex<T>>();
   private readonly syncedPromise: Promise<void>;
   private started = false;
   private rejectSynced?: (error: Error) => void;
@@ -132,6 +134,22 @@ export class ResourceInformer<T extends WireObject> implements CacheView<T> {
     return this.list(namespace).filter((object) => object.metadata?.labels?.[key] === value);
   }
 
+  /**
+   * Keeps an index `name` of the cache by the keys `keysOf` gives each object (object-index.ts), from
+   * the objects cached now on; kept up to date before any handler runs, so handlers read it current.
+   */
+  addIndex(name: string, keysOf: IndexKeys<T>): void {
+    const index = new ObjectIndex(keysOf);
+    for (const object of this.list()) index.put(object);
+    this.indexes.set(name, index);
+  }
+
+  byIndex(name: string, key: string): T[] {
+    const index = this.indexes.get(name);
+    if (!index) throw new Error(`the ${this.resource} informer keeps no index ${name}; addIndex it first`);
+    return index.get(key);
+  }
+
   private reflectorFor(namespace: string): Reflector | undefined {
     return this.byNamespace.size > 0 ? this.byNamespace.get(namespace) : this.reflectors[0];
   }
@@ -146,6 +164,18 @@ export class ResourceInformer<T extends WireObject> implements CacheView<T> {
     reflector: Reflector,
     report: (error: unknown, context: InformerErrorContext) => void,
   ): void {
+    for (const index of this.indexes.values()) {
+      try {
+        if (event === 'delete') index.remove(object);
+        else index.put(object);
+      } catch (error) {
+        report(error, {
+          resource: this.resource,
+          ...(reflector.namespace !== undefined ? { namespace: reflector.namespace } : {}),
+          source: 'handler',
+        });
+      }
+    }
     for (const handler of this.handlers[event]) {
       try {
         handler(object);

@@ -25,7 +25,6 @@ import {
 import type { ResourceInformer } from '../kube/informer';
 import type { WireObject } from '../kube/informer-contract';
 import {
-  controllingSetName,
   isLeaseEnded,
   labelledSetName,
   leaseConcernsSet,
@@ -35,6 +34,9 @@ import {
 } from '../planner';
 import { objectKey } from '../queue/object-key';
 import type { SnapshotCaches } from './read-set-world';
+import { setsOfExporter } from './set-index';
+
+export { setsOfExporter };
 
 export interface HandlerInformers {
   readonly exporterSets: ResourceInformer<ExporterSet>;
@@ -50,17 +52,6 @@ const EVENTS = ['add', 'update', 'delete'] as const;
 
 function keyOf(namespace: string | undefined, name: string | undefined): string | undefined {
   return namespace && name ? objectKey({ namespace, name }) : undefined;
-}
-
-/** The keys of an Exporter's sets: the controlling one, and the labelled one when it differs. */
-export function setsOfExporter(exporter: WireObject): string[] {
-  const namespace = exporter.metadata?.namespace;
-  const names = new Set(
-    [controllingSetName(exporter as OwnedMetadata), labelledSetName(exporter as OwnedMetadata)].filter(
-      (name): name is string => name !== undefined,
-    ),
-  );
-  return [...names].map((name) => keyOf(namespace, name)).filter((key): key is string => key !== undefined);
 }
 
 /**

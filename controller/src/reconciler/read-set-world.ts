@@ -1,11 +1,11 @@
 /**
  * Builds the planner's snapshot of one ExporterSet from the informer caches (see the planner's
  * `PlannerSnapshot` for the freshness contract): the set with the newest known status, its class, the
- * Exporters it controls or that carry its label (membership.ts) and the Pods and config Secrets named
- * after them, the namespace's Leases and other sets (one set counts a lease their selectors share), the
- * expectations in flight, and the config Secret data of each
- * live instance whose config Secret does not hold it (render-memo.ts). A set whose class names another
- * provisioner is not rendered at all: the planner leaves it alone.
+ * Exporters it controls or that carry its label (membership.ts; read from the set index, set-index.ts)
+ * and the Pods and config Secrets named after them, the namespace's Leases and other sets (one set
+ * counts a lease their selectors share), the expectations in flight, and the config Secret data of
+ * each live instance whose config Secret does not hold it (render-memo.ts). A set whose class names
+ * another provisioner is not rendered at all: the planner leaves it alone.
  */
 import {
   Labels,
@@ -36,6 +36,7 @@ import type { Expectations } from './expectations';
 import { SetLifecycle } from './instance-lifecycle';
 import { SetRenderer, type RenderDeps } from './instance-render';
 import type { RenderMemo } from './render-memo';
+import { SET_INDEX } from './set-index';
 import type { PodWaits } from './pod-wait-tracker';
 import type { StatusMemo } from './status-memo';
 
@@ -83,13 +84,14 @@ export async function readSetWorld(key: string, deps: SnapshotDeps): Promise<Set
   const className = set.spec?.virtualTargetClassName;
   const cls = className ? caches.virtualTargetClasses.get(namespace, className) : undefined;
   // Ownership first (SPEC §3.16): the Exporters a set of this name controls, whatever their labels,
-  // and those labelled with it (detached ones, whose names stay taken).
-  const exporters = caches.exporters.list(namespace).filter((e) => concernsSet(e, set));
+  // and those labelled with it (detached ones, whose names stay taken) — from the set index, not a
+  // scan of the namespace (set-index.ts).
+  const exporters = caches.exporters.byIndex(SET_INDEX, key).filter((e) => concernsSet(e, set));
   const byName = new Map(exporters.map((e) => [e.metadata?.name ?? '', e]));
   deps.podWaits.keepOnly(key, new Set([...byName.keys()].filter((n) => !caches.pods.get(namespace, n))));
   // A set pinned to a recorded revision renders its instances from that revision's inputs (pinning.ts).
   const revisions = caches.controllerRevisions
-    .list(namespace)
+    .byIndex(SET_INDEX, key)
     .filter((r) => r.metadata?.labels?.[Labels.exporterSetName] === name);
   const view = viewOf(set, cls, resolvePin(set, recordedRevisions(set, revisions)));
   const renderer = new SetRenderer(key, view.set, view.cls, byName, deps);

@@ -14,6 +14,7 @@ function cache<T extends { metadata?: { name?: string; namespace?: string } }>(i
     list: (ns) => items.filter((i) => ns === undefined || i.metadata?.namespace === ns),
     get: (ns, name) => items.find((i) => i.metadata?.namespace === ns && i.metadata?.name === name),
     byLabel: () => [],
+    byIndex: () => [],
   };
 }
 

@@ -10,6 +10,7 @@ import {
   API_VERSION,
   JUMPSTARTER_API_VERSION,
   Kinds,
+  Labels,
   configSecretName,
   qemuProvisioner,
   type Exporter,
@@ -28,6 +29,7 @@ import { Reconciler } from '../../src/reconciler/reconciler';
 import { RenderMemo } from '../../src/reconciler/render-memo';
 import { SlowStart } from '../../src/reconciler/slow-start';
 import { readSetWorld, type SnapshotCaches, type SnapshotDeps } from '../../src/reconciler/read-set-world';
+import { SET_INDEX, setOfRevision, setsOfExporter } from '../../src/reconciler/set-index';
 import { PodWaits } from '../../src/reconciler/pod-wait-tracker';
 import { StatusMemo } from '../../src/reconciler/status-memo';
 import { manualClock } from 'virtual-exporters-test-cluster';
@@ -36,8 +38,11 @@ const NS = 'lab';
 const CONFIG = { 'exporter.yaml': Buffer.from('endpoint: grpc.jumpstarter:443').toString('base64') };
 const KEY = `${NS}/pool`;
 
-/** A read-only cache over fixed objects. */
-function cacheOf<T extends WireObject>(objects: readonly T[]): CacheView<T> {
+/** A read-only cache over fixed objects; its set index (set-index.ts) computed on each read. */
+function cacheOf<T extends WireObject>(
+  objects: readonly T[],
+  setKeys: (object: WireObject) => string[] = () => [],
+): CacheView<T> {
   const inNamespace = (namespace?: string) =>
     objects.filter((o) => namespace === undefined || (o.metadata?.namespace ?? NS) === namespace);
   return {
@@ -45,6 +50,10 @@ function cacheOf<T extends WireObject>(objects: readonly T[]): CacheView<T> {
     get: (namespace, name) => inNamespace(namespace).find((o) => o.metadata?.name === name),
     byLabel: (key, value, namespace) =>
       inNamespace(namespace).filter((o) => o.metadata?.labels?.[key] === value),
+    byIndex: (index, key) => {
+      if (index !== SET_INDEX) throw new Error(`no index ${index}`);
+      return objects.filter((o) => setKeys(o).includes(key));
+    },
   };
 }
 
@@ -54,6 +63,13 @@ const set = {
   metadata: { name: 'pool', namespace: NS, uid: 'set-uid' },
   spec: { virtualTargetClassName: 'vm', parameters: {} },
 } as unknown as ExporterSet;
+
+/** An instance of another set of the namespace. */
+const otherSetsExporter = {
+  apiVersion: JUMPSTARTER_API_VERSION,
+  kind: 'Exporter',
+  metadata: { name: 'other-0', namespace: NS, labels: { [Labels.exporterSetName]: 'other' } },
+} as unknown as Exporter;
 
 const classOf = (provisioner: string) =>
   ({
@@ -100,9 +116,9 @@ function world(classProvisioner: string) {
   const caches: SnapshotCaches = {
     exporterSets: cacheOf([set]),
     virtualTargetClasses: cacheOf([classOf(classProvisioner)]),
-    exporters: cacheOf(names.map(exporter)),
+    exporters: cacheOf([...names.map(exporter), otherSetsExporter], setsOfExporter),
     leases: cacheOf([]),
-    controllerRevisions: cacheOf([]),
+    controllerRevisions: cacheOf([], setOfRevision),
     pods: cacheOf(names.map((name) => ({ metadata: { name, namespace: NS }, status: { phase: 'Running' } }))),
     secrets: cacheOf([
       ...names.map((name) => ({
@@ -141,6 +157,22 @@ function world(classProvisioner: string) {
 }
 
 describe('snapshot caches', () => {
+  it("reads the set's Exporters from the set index, never scanning the namespace", async () => {
+    const { deps } = world(qemuProvisioner.name);
+    const exporters = deps.caches.exporters;
+    const noScan: SnapshotCaches = {
+      ...deps.caches,
+      exporters: {
+        ...exporters,
+        list: () => {
+          throw new Error('a pass scanned every Exporter of the namespace');
+        },
+      },
+    };
+    const read = await readSetWorld(KEY, { ...deps, caches: noScan });
+    expect(read!.snapshot.instances.map((i) => i.exporter.metadata?.name)).toEqual(['pool-0', 'pool-1']);
+  });
+
   it('forget drops the render memo and the CA bundle read of the set', async () => {
     const { deps, reconciler, counts } = world(qemuProvisioner.name);
     await readSetWorld(KEY, deps);
