@@ -9,8 +9,8 @@
  * of it needs for the share of its leases expected to arrive to find one Online (forecast.ts, learnt
  * from how crowded the same hours' arrivals came). It is capped by `maxReplicas` (when not 0) and by
  * `minAvailableReplicas + maxExtra` when `maxExtra` is set. (The rule before it — the hour's expected
- * peak minus the leases held, or the arrivals of one lead time at a Poisson 95th percentile — served as
- * many warm at 1.24 times the instance-hours of a hand-tuned schedule: bench/README.md, P7.)
+ * peak minus the leases held, or the arrivals of one lead time at a Poisson 95th percentile — spent
+ * 1.24 times the instance-hours of a hand-tuned schedule on the CI trace of bench/README.md, P7.)
  */
 import type {
   ExporterSet,
