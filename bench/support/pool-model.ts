@@ -5,8 +5,9 @@
  * it lasted the cooldown (§3.7) — with ExitAndReplace (an instance leaves when its lease ends), boot
  * times from created to Online, and a pass at every event and every `tickMs`. The warm buffer each pass
  * plans for comes from a policy (static, scheduled, forecast); the model records the set's demand
- * history as the controller would (hourly arrivals and peak of leases held or waiting) and its startup
- * p95, so a forecast policy reads what the planner would.
+ * history as the controller would (hourly arrivals, peak of leases held or waiting, and the arrivals'
+ * crowding through the planner's own arrival-crowding.ts) and its startup p95, so a forecast policy
+ * reads what the planner would.
  *
  * A lease is warm when an Online idle instance takes it on arrival (the instance was Online before the
  * lease was created), cold when it waits for one to boot.
@@ -17,6 +18,11 @@ import {
   type DemandBucket,
   type DemandHistory,
 } from '../../controller/src/planner';
+import {
+  addCrowded,
+  countArrival,
+  crowdingWindowMs,
+} from '../../controller/src/planner/demand/arrival-crowding';
 import type { TraceLease } from './ci-trace';
 
 export interface PassView {
@@ -93,7 +99,7 @@ export function runPoolModel(options: PoolModelOptions): PoolModelResult {
   let historyStart = epoch;
   const bucketAt = (t: number): DemandBucket => {
     const index = Math.floor((epoch + t - historyStart) / DEMAND_INTERVAL_MS);
-    while (buckets.length <= index) buckets.push({ arrivals: 0, peak: 0 });
+    while (buckets.length <= index) buckets.push({ arrivals: 0, peak: 0, crowding: [] });
     while (buckets.length > DEMAND_MAX_BUCKETS) {
       buckets.shift();
       historyStart += DEMAND_INTERVAL_MS;
@@ -106,6 +112,15 @@ export function runPoolModel(options: PoolModelOptions): PoolModelResult {
     if (now > b.peak) buckets[buckets.length - 1] = { ...b, peak: now };
   };
   const history = (): DemandHistory => ({ intervalMs: DEMAND_INTERVAL_MS, start: historyStart, buckets });
+  // The recorder's crowding window: the median of the startups it keeps (MAX_STARTUPS, 50).
+  let recentArrivals: readonly number[] = [];
+  let windowMs = crowdingWindowMs([]);
+  let windowOf = 0;
+  const crowdingWindow = () => {
+    if (windowOf !== startups.length) windowMs = crowdingWindowMs(startups.slice(-50));
+    windowOf = startups.length;
+    return windowMs;
+  };
   let p95: number | undefined;
   const startupP95 = () => {
     if (startups.length < 20) return undefined;
@@ -200,7 +215,13 @@ export function runPoolModel(options: PoolModelOptions): PoolModelResult {
     while (next < trace.length && trace[next].arrival <= t) {
       const lease = trace[next++];
       const b = bucketAt(t);
-      buckets[buckets.length - 1] = { ...b, arrivals: b.arrivals + 1 };
+      const counted = countArrival(recentArrivals, epoch + t, crowdingWindow());
+      recentArrivals = counted.recent;
+      buckets[buckets.length - 1] = {
+        ...b,
+        arrivals: b.arrivals + 1,
+        crowding: addCrowded(b.crowding ?? [], counted.others),
+      };
       if (measured(lease.arrival)) leases++;
       if (idle > 0) {
         idle--;

@@ -198,7 +198,7 @@ const updateStrategySchema: JSONSchemaProps = object(
 );
 
 const forecastSchema: JSONSchemaProps = object(
-  "Ours (ignored by upstream's controller): forecast warm buffers. The controller forecasts the most leases held or waiting at once over the next startup time from the set's demand history, seasonal by hour of week (the larger of the same hour one and two weeks back; the same hour of the last days while less than a week is recorded), and the warm buffer that would serve them warm: the forecast peak minus the leases held now, or the leases expected to arrive within one startup time (95th percentile), whichever is larger.",
+  "Ours (ignored by upstream's controller): forecast warm buffers. From the set's demand history (per hour: lease arrivals, the most held or waiting at once, and how many leases each arrival found created within one startup before it) the controller forecasts, for the hours of the next startup time, the warm buffer that would have served 95 % of the same hours' arrivals warm: the same hour of the week one and two weeks back, the same hour of the last days, or every recorded hour alike — whichever would have served the last recorded week at the fewest instance-hours.",
   {
     maxExtra: int32(
       'The forecast raises minAvailableReplicas by at most this much (absent: up to maxReplicas only).',

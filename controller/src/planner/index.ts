@@ -60,6 +60,7 @@ export {
   type DemandRecord,
   type ObservedLease,
 } from './demand/demand-record';
+export { MAX_CROWDING, MAX_RECENT_ARRIVALS } from './demand/arrival-crowding';
 export { waitMs } from './demand/lease-objectives';
 export { leaseOwner, ownedDemand } from './demand/lease-owner';
 // The raised warm buffer (schedules, forecast): the simulation's oracle expects what these give.

@@ -111,7 +111,7 @@ describe('demand history buckets', () => {
     record = recordPass(record, observed(T + 400 * H, [leaseAt('last', T + 400 * H)])).record;
     expect(record.history.buckets).toHaveLength(DEMAND_MAX_BUCKETS);
     expect(record.history.start).toBe(T + (400 - DEMAND_MAX_BUCKETS + 1) * H);
-    expect(record.history.buckets.at(-1)).toEqual({ arrivals: 1, peak: 1 });
+    expect(record.history.buckets.at(-1)).toEqual({ arrivals: 1, peak: 1, crowding: [1] });
     expect(record.history.buckets.reduce((n, b) => n + b.arrivals, 0)).toBe(1);
     // Advancing by more than the whole history starts it over at the bucket of now.
     const far = advanceHistory(record.history, T + 10_000 * H, []);
@@ -140,6 +140,50 @@ describe('demand history buckets', () => {
   });
 });
 
+describe('arrival crowding', () => {
+  const startups = (ms: number) =>
+    Array.from({ length: 5 }, (_, i) => ({ uid: `e${i}`, at: T - H + i * 1_000, ms }));
+
+  it('counts, per hour, how many others each arrival found within the median startup before it', () => {
+    // Startups of 90 s: a burst of three within a minute, one alone later, then one 80 s after it.
+    const base = recordPass(emptyRecord(T), observed(T, [], { startups: startups(90_000) })).record;
+    const leases = [0, 20_000, 40_000, 600_000, 680_000].map((at, i) => leaseAt(`l${i}`, T + at));
+    const record = recordPass(base, observed(T + 700_000, leases)).record;
+    // Alone: 2 (the burst's first, the one at 10:00); with one other: 2; with two: 1.
+    expect(record.history.buckets[0]!.crowding).toEqual([2, 2, 1]);
+  });
+
+  it('counts across passes and hours: the newest arrivals are kept for the next', () => {
+    const base = recordPass(emptyRecord(T), observed(T, [], { startups: startups(120_000) })).record;
+    const first = recordPass(base, observed(T + H - 30_000, [leaseAt('a', T + H - 60_000)])).record;
+    expect(first.recentArrivals).toEqual([T + H - 60_000]);
+    const second = recordPass(first, observed(T + H + 30_000, [leaseAt('b', T + H + 10_000)])).record;
+    expect(second.history.buckets.map((b) => b.crowding)).toEqual([[1], [0, 1]]);
+  });
+
+  it('counts within the default window before any startup is measured', () => {
+    const leases = [leaseAt('a', T), leaseAt('b', T + 9 * 60_000), leaseAt('c', T + 20 * 60_000)];
+    const record = recordPass(emptyRecord(T), observed(T + 30 * 60_000, leases)).record;
+    expect(record.history.buckets[0]!.crowding).toEqual([2, 1]);
+  });
+
+  it('leaves a bucket an older controller wrote without crowding: its arrivals count, its crowding is unknown', () => {
+    const old: DemandRecord = {
+      history: { intervalMs: H, start: T, buckets: [{ arrivals: 4, peak: 3 }] },
+      startups: [],
+      served: [],
+    };
+    const record = recordPass(
+      old,
+      observed(T + H + 60_000, [leaseAt('a', T + 60_000), leaseAt('b', T + H)]),
+    ).record;
+    expect(record.history.buckets).toEqual([
+      { arrivals: 5, peak: 3 },
+      { arrivals: 1, peak: 2, crowding: [1] },
+    ]);
+  });
+});
+
 describe('restart continuation', () => {
   it('counts nothing twice after the record went through its object', () => {
     const leases = [leaseAt('a', T + 1_000), leaseAt('b', T + 2_000)];
@@ -157,9 +201,13 @@ describe('restart continuation', () => {
     expect(after.newServed).toEqual([]);
     expect(after.newStartups).toEqual([]);
     expect(buckets(after.record)).toEqual([[2, 2]]);
-    // A lease created after the restart counts.
-    const third = recordPass(after.record, observed(T + 70_000, [...leases, leaseAt('c', T + 65_000)]));
+    // Crowding too: the arrivals kept went through the object, so the next one finds them.
+    expect(after.record.recentArrivals).toEqual([T + 1_000, T + 2_000]);
+    // A lease created after the restart counts, and finds the two before it within its window (the
+    // startup of 40 s): they came through the object.
+    const third = recordPass(after.record, observed(T + 70_000, [...leases, leaseAt('c', T + 30_000)]));
     expect(third.record.history.buckets[0]!.arrivals).toBe(3);
+    expect(third.record.history.buckets[0]!.crowding).toEqual([1, 1, 1]);
   });
 });
 

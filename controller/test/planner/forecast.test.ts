@@ -1,3 +1,8 @@
+/**
+ * The forecast learnt by the hour of the week (issue 28): each hour's buffer from how crowded the same
+ * hours' arrivals came, the basis the last week says forecasts best, the fallbacks of a thin record, and
+ * a record written before crowding was counted.
+ */
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import {
@@ -9,9 +14,9 @@ import {
 import {
   DAY_MS,
   HOUR_MS,
-  WEEK_MS,
   forecastHorizon,
   forecastInterval,
+  forecastMethodOf,
   nextHorizonChange,
 } from '../../src/planner/demand/forecast';
 
@@ -30,13 +35,23 @@ function history(days: number, shape: (day: number, hour: number) => DemandBucke
   };
 }
 
-/** Working hours Mon–Fri 09–17 peak 12, a nightly burst of 8 at 02:00 Tue–Sat, weekends 1. */
+const bucket = (crowding: number[], peak = crowding.length): DemandBucket => ({
+  arrivals: crowding.reduce((a, b) => a + b, 0),
+  peak,
+  crowding,
+});
+
+/**
+ * Working hours Mon–Fri 09–17: 40 arrivals, 95 % of them with at most 3 others in their window (a
+ * buffer of 4); a nightly burst at 02:00 Tue–Sat: 8 leases at once (a buffer of 8); weekends one
+ * lease an hour; weekday nights none.
+ */
 const workweek = (day: number, hour: number): DemandBucket => {
   const weekday = day % 7;
-  if (weekday >= 1 && weekday <= 5 && hour === 2) return { arrivals: 8, peak: 8 };
-  if (weekday < 5 && hour >= 9 && hour < 17) return { arrivals: 40, peak: 12 };
-  if (weekday >= 5) return { arrivals: 1, peak: 1 };
-  return { arrivals: 0, peak: 0 };
+  if (weekday >= 1 && weekday <= 5 && hour === 2) return bucket([1, 1, 1, 1, 1, 1, 1, 1]);
+  if (weekday < 5 && hour >= 9 && hour < 17) return bucket([20, 12, 5, 1, 1, 1], 12);
+  if (weekday >= 5) return bucket([1]);
+  return bucket([]);
 };
 
 /** The time `hours` after the start of day `day` (from MONDAY). */
@@ -47,40 +62,91 @@ describe('forecast by hour of week', () => {
   const twoWeeks = history(15, workweek);
   const now = at(14, 23.5); // Monday of week 3, 23:30 (the history holds its hours up to now)
 
+  it('a weekly pattern is forecast by the hour of the week', () => {
+    expect(forecastMethodOf(twoWeeks, now)).toEqual({ basis: 'weekly', share: 0.95 });
+  });
+
+  it('the method is the history’s own: another history of the same hours is not handed it', () => {
+    const flat = history(15, () => bucket([1]));
+    expect(forecastMethodOf(twoWeeks, now)?.basis).toBe('weekly');
+    expect(forecastMethodOf(flat, now)?.basis).toBe('level');
+    expect(forecastMethodOf(twoWeeks, now)?.basis).toBe('weekly');
+  });
+
   it.each([
-    ['working hours on a weekday', at(15, 10), 12, 40],
+    ['working hours on a weekday', at(15, 10), 4, 12],
     ['the nightly burst', at(16, 2), 8, 8],
     ['a quiet weekday night', at(15, 4), 0, 0],
     ['a quiet weekend afternoon', at(19, 15), 1, 1],
-  ])('%s', (_, start, peak, arrivals) => {
-    const found = forecastInterval(twoWeeks, start, start < now ? start + HOUR_MS : now);
-    expect(found).toEqual({ start, peak, arrivals, basis: 'weekly' });
+  ])('%s', (_, start, buffer, peak) => {
+    expect(forecastInterval(twoWeeks, start, now)).toEqual({ start, buffer, peak, basis: 'weekly' });
   });
 
-  it('a holiday in one of the two weeks does not erase the hour (the larger week counts)', () => {
+  it('a holiday in one of the two weeks does not erase the hour (samples weigh by their arrivals)', () => {
     // Week 2's Monday (day 7) was a holiday: quiet like a Sunday.
-    const holiday = history(15, (day, hour) => (day === 7 ? { arrivals: 1, peak: 1 } : workweek(day, hour)));
+    const holiday = history(15, (day, hour) => (day === 7 ? bucket([1]) : workweek(day, hour)));
     const monday = at(14, 10);
-    expect(forecastInterval(holiday, monday, monday)?.peak).toBe(12);
+    const weekly = { basis: 'weekly' as const, share: 0.95 };
+    expect(forecastInterval(holiday, monday, monday, weekly)?.buffer).toBe(4);
+    // The holiday's quiet nights, forecast from a working Monday's, came cold in the last week: the
+    // share the hour is set at goes up, never down.
+    expect(forecastMethodOf(holiday, monday)?.basis).toBe('weekly');
+    expect(forecastInterval(holiday, monday, monday)?.buffer).toBeGreaterThanOrEqual(4);
   });
 
   it('a cold start (less than a week) forecasts from the same hour of the last days', () => {
     const threeDays = history(3, workweek); // Monday to Wednesday recorded
     const thursday = at(3, 10);
-    expect(forecastInterval(threeDays, thursday, thursday)).toEqual({
+    expect(forecastMethodOf(threeDays, thursday)?.basis).toBe('daily');
+    const daily = { basis: 'daily' as const, share: 0.95 };
+    expect(forecastInterval(threeDays, thursday, thursday, daily)).toEqual({
       start: thursday,
+      buffer: 4,
       peak: 12,
-      arrivals: 40,
       basis: 'daily',
     });
-    // No weekend recorded yet: the first Saturday is forecast like the weekdays (warm, on the safe side).
-    expect(forecastInterval(threeDays, at(5, 10), at(3, 0))?.peak).toBe(12);
   });
 
-  it('an empty history, or one too short for any lag, has no forecast', () => {
+  it('with only hours of one day, and none of them the same hour, one level stands in for every hour', () => {
+    const morning = history(1, (_, hour) => (hour < 6 ? bucket([2, 1]) : bucket([])));
+    const sixAm = at(0, 6.5);
+    const h: DemandHistory = { ...morning, buckets: morning.buckets.slice(0, 7) };
+    expect(forecastInterval(h, at(0, 7), sixAm)).toEqual({
+      start: at(0, 7),
+      buffer: 2,
+      peak: 2,
+      basis: 'level',
+    });
+  });
+
+  it('demand without a pattern (bursts at random hours) is forecast by one level for every hour', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const bursty = history(15, () => {
+      const trickle = [3 + Math.floor(random() * 4), Math.floor(random() * 3)];
+      return random() < 0.2 ? bucket([...trickle, 1, 1, 1, 1, 1, 1, 1, 1]) : bucket(trickle);
+    });
+    const later = at(14, 23.5);
+    expect(forecastMethodOf(bursty, later)?.basis).toBe('level');
+    const buffers = [1, 5, 13, 20].map((hour) => forecastInterval(bursty, at(15, hour), later)?.buffer);
+    expect(new Set(buffers).size).toBe(1);
+    expect(buffers[0]).toBeGreaterThan(2);
+  });
+
+  it('a record of an older controller (no crowding) forecasts each hour as its peak arriving at once', () => {
+    const old = history(15, (day, hour) => {
+      const { crowding: _, ...counts } = workweek(day, hour);
+      return counts;
+    });
+    expect(forecastInterval(old, at(15, 10), now)).toMatchObject({ buffer: 12, peak: 12 });
+    expect(forecastInterval(old, at(16, 2), now)).toMatchObject({ buffer: 8, peak: 8 });
+    expect(forecastInterval(old, at(15, 4), now)).toMatchObject({ buffer: 0 });
+  });
+
+  it('an empty history, or one without a complete hour, has no forecast', () => {
     expect(forecastHorizon(undefined, now, 60_000)).toBeUndefined();
     expect(forecastHorizon({ intervalMs: HOUR_MS, start: MONDAY, buckets: [] }, now, 60_000)).toBeUndefined();
-    const oneHour = { intervalMs: HOUR_MS, start: at(14, 23), buckets: [{ arrivals: 3, peak: 3 }] };
+    const oneHour = { intervalMs: HOUR_MS, start: at(14, 23), buckets: [bucket([3])] };
     expect(forecastHorizon(oneHour, at(14, 23.5), 60_000)).toBeUndefined();
   });
 
@@ -89,13 +155,13 @@ describe('forecast by hour of week', () => {
     expect(forecastHorizon({ ...twoWeeks, intervalMs: 0 }, now, 60_000)).toBeUndefined();
   });
 
-  it('the horizon takes the largest hour it overlaps: a peak is forecast a lead time before it starts', () => {
-    // Monday of week 3, 08:50, lead 15 min: 08:00 (quiet) and 09:00 (working hours) overlap.
-    const before = at(14, 8 + 50 / 60);
-    const h = history(14, workweek);
-    expect(forecastHorizon(h, before, 15 * 60_000)?.expectedPeak).toBe(12);
-    // Lead 5 min: only 08:00, quiet.
-    expect(forecastHorizon(h, before, 5 * 60_000)?.expectedPeak).toBe(0);
+  it('the horizon takes the largest hour it overlaps: a burst is warmed for a lead time before it starts', () => {
+    // Tuesday of week 3, 01:50, lead 15 min: 01:00 (quiet) and 02:00 (the nightly burst) overlap.
+    const before = at(15, 1 + 50 / 60);
+    const h = history(15, workweek);
+    expect(forecastHorizon(h, before, 15 * 60_000)).toMatchObject({ warmBuffer: 8, expectedPeak: 8 });
+    // Lead 5 min: only 01:00, quiet.
+    expect(forecastHorizon(h, before, 5 * 60_000)).toMatchObject({ warmBuffer: 0, expectedPeak: 0 });
   });
 
   it('the horizon changes next when the current hour ends or the far end reaches the next hour', () => {
@@ -109,42 +175,64 @@ describe('forecast by hour of week', () => {
     const day: DemandHistory = {
       intervalMs: HOUR_MS,
       start: at(7, 0),
-      buckets: Array.from({ length: 24 }, () => ({ arrivals: 5, peak: 5 })),
+      buckets: Array.from({ length: 24 }, (_, i) =>
+        i === 23 ? bucket([0, 0, 0, 0, 0, 0, 0, 0, 9]) : bucket([5]),
+      ),
     };
     const current = at(7, 23);
     const now = current + 30 * 60_000;
-    expect(forecastInterval(day, current + WEEK_MS, now)).toBeUndefined();
-    expect(forecastInterval(day, current + DAY_MS, now)).toBeUndefined();
-    expect(forecastInterval(day, current - HOUR_MS + DAY_MS, now)?.peak).toBe(5);
+    // Its burst would lift the level to 9; its hour is not over, so the level reads the 23 others.
+    expect(forecastInterval(day, current + DAY_MS, now)).toMatchObject({ buffer: 1, basis: 'level' });
+    // By the same hour of the last days: 23:00 has no complete sample, 22:00 has.
+    const daily = { basis: 'daily' as const, share: 0.95 };
+    expect(forecastInterval(day, current + DAY_MS, now, daily)).toMatchObject({ buffer: 1, basis: 'level' });
+    expect(forecastInterval(day, current - HOUR_MS + DAY_MS, now, daily)).toMatchObject({
+      buffer: 1,
+      basis: 'daily',
+    });
   });
+});
 
-  it('property: the forecast is one of the recorded peaks at the lags, and never negative', () => {
+describe('forecast property', () => {
+  /** The samples of the interval at `target` under `basis`, written out independently of the forecast. */
+  const samplesOf = (basis: string, target: number, complete: number): number[] => {
+    const lags = basis === 'weekly' ? [168, 336] : basis === 'daily' ? [24, 48, 72, 96, 120, 144, 168] : [];
+    if (basis === 'level') return Array.from({ length: complete }, (_, i) => i);
+    return lags.map((lag) => target - lag).filter((i) => i >= 0 && i < complete);
+  };
+
+  it('each interval’s buffer is the share-quantile of its basis’s samples, within what they recorded', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.nat(30), { minLength: 24, maxLength: DEMAND_MAX_BUCKETS }),
-        fc.integer({ min: 0, max: 24 * 60 }),
-        (peaks, minutesAhead) => {
+        fc.array(fc.array(fc.nat(6), { maxLength: 8 }), { minLength: 2, maxLength: DEMAND_MAX_BUCKETS }),
+        fc.integer({ min: 0, max: 3 * 60 }),
+        (crowdings, minutesAhead) => {
           const h: DemandHistory = {
             intervalMs: HOUR_MS,
             start: MONDAY,
-            buckets: peaks.map((peak) => ({ peak, arrivals: peak })),
+            buckets: crowdings.map((c) => bucket(c)),
           };
-          const now = MONDAY + peaks.length * HOUR_MS - 1;
+          const now = MONDAY + crowdings.length * HOUR_MS - 1;
+          const complete = crowdings.length - 1;
           const horizon = forecastHorizon(h, now, minutesAhead * 60_000);
-          if (horizon === undefined) return;
-          expect(horizon.expectedPeak).toBeGreaterThanOrEqual(0);
-          expect(peaks).toContain(horizon.expectedPeak);
-          for (const i of horizon.intervals) {
-            const lags =
-              i.basis === 'weekly' ? [WEEK_MS, 2 * WEEK_MS] : [1, 2, 3, 4, 5, 6].map((d) => d * DAY_MS);
-            const samples = lags
-              .map((lag) => (i.start - lag - MONDAY) / HOUR_MS)
-              .filter((k) => k >= 0 && k < peaks.length && MONDAY + (k + 1) * HOUR_MS <= now)
-              .map((k) => peaks[k]);
-            expect(i.peak).toBe(Math.max(...samples));
+          expect(horizon).toBeDefined();
+          const { share } = horizon!.method;
+          for (const i of horizon!.intervals) {
+            const target = (i.start - MONDAY) / HOUR_MS;
+            const samples = samplesOf(i.basis, target, complete).map((k) => crowdings[k]!);
+            const merged: number[] = [];
+            samples.forEach((c) => c.forEach((n, j) => (merged[j] = (merged[j] ?? 0) + n)));
+            const total = merged.reduce((a, b) => a + b, 0);
+            let expected = 0;
+            for (let served = 0; total > 0 && served < share * total - 1e-9; expected++)
+              served += merged[expected] ?? 0;
+            expect(i.buffer).toBe(expected);
+            expect(i.buffer).toBeGreaterThanOrEqual(0);
+            expect(i.buffer).toBeLessThanOrEqual(Math.max(0, ...samples.map((c) => c.length)));
           }
         },
       ),
+      { numRuns: 150 },
     );
   });
 });

@@ -11,6 +11,9 @@
  * - a startup or a served lease is kept by uid; the lists drop their oldest first, so one dropped is
  *   older than every one kept and is not taken again.
  *
+ * Crowding: each arrival also counts, in its bucket, how many arrivals came within one (median) startup
+ * before it (arrival-crowding.ts); the creation times of the newest arrivals are kept for the next.
+ *
  * Peaks: a bucket's peak is the most leases held or waiting seen at once in it. Buckets no pass saw
  * (a quiet controller, or one that was down) are filled from the leases still live: a lease live now
  * was live since it was created, so it counts in every bucket from its creation on.
@@ -22,6 +25,7 @@ import {
   type DemandHistory,
 } from '../model/demand-history';
 import type { ServedLease, StartupSample } from '../model/demand-samples';
+import { addCrowded, countArrival, crowdingWindowMs } from './arrival-crowding';
 import { leaseWaitWindowStart, p95 } from './lease-objectives';
 
 export const MAX_STARTUPS = 50;
@@ -33,6 +37,8 @@ export interface DemandRecord {
   readonly history: DemandHistory;
   /** The newest lease creation counted as an arrival, and the leases counted at exactly that time. */
   readonly lastArrival?: { readonly at: number; readonly uids: readonly string[] };
+  /** Creation times of the newest arrivals, oldest first: the crowding of the next (arrival-crowding.ts). */
+  readonly recentArrivals?: readonly number[];
   /** The most recent startups, oldest first (at most {@link MAX_STARTUPS}). */
   readonly startups: readonly StartupSample[];
   /** Leases served in the objectives' window, oldest first (at most {@link MAX_SERVED}). */
@@ -68,7 +74,11 @@ export interface RecordedPass {
 
 export function emptyRecord(now: number, intervalMs = DEMAND_INTERVAL_MS): DemandRecord {
   return {
-    history: { intervalMs, start: bucketStart(now, intervalMs), buckets: [{ arrivals: 0, peak: 0 }] },
+    history: {
+      intervalMs,
+      start: bucketStart(now, intervalMs),
+      buckets: [{ arrivals: 0, peak: 0, crowding: [] }],
+    },
     startups: [],
     served: [],
   };
@@ -89,7 +99,7 @@ export function advanceHistory(history: DemandHistory, now: number, live: readon
   const firstNew = current - (missing - 1) * intervalMs;
   for (let i = 0; i < missing; i++) {
     const end = firstNew + (i + 1) * intervalMs;
-    buckets.push({ arrivals: 0, peak: live.filter((created) => created < end).length });
+    buckets.push({ arrivals: 0, peak: live.filter((created) => created < end).length, crowding: [] });
   }
   const dropped = Math.max(0, buckets.length - DEMAND_MAX_BUCKETS);
   // After a gap longer than the history, the old buckets are all gone and the new ones start it.
@@ -113,7 +123,11 @@ export function extendHistoryBack(
   if (start >= history.start) return history;
   const added: DemandBucket[] = [];
   for (let from = start; from < history.start; from += intervalMs) {
-    added.push({ arrivals: 0, peak: live.filter((created) => created < from + intervalMs).length });
+    added.push({
+      arrivals: 0,
+      peak: live.filter((created) => created < from + intervalMs).length,
+      crowding: [],
+    });
   }
   return { intervalMs, start, buckets: [...added, ...history.buckets] };
 }
@@ -140,8 +154,10 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
     return i >= 0 && i < history.buckets.length ? i : undefined;
   };
 
-  // Arrivals, oldest first, each once.
+  // Arrivals, oldest first, each once, with how crowded each came.
   let lastArrival = record.lastArrival;
+  let recentArrivals = record.recentArrivals ?? [];
+  const windowMs = crowdingWindowMs(record.startups.map((s) => s.ms));
   const arrivals = [...observation.leases].sort((a, b) => a.created - b.created || cmp(a.uid, b.uid));
   for (const lease of arrivals) {
     const seen =
@@ -153,10 +169,17 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
       lastArrival !== undefined && lease.created === lastArrival.at
         ? { at: lease.created, uids: [...lastArrival.uids, lease.uid].slice(-MAX_LAST_ARRIVAL_UIDS) }
         : { at: lease.created, uids: [lease.uid] };
+    const counted = countArrival(recentArrivals, lease.created, windowMs);
+    recentArrivals = counted.recent;
     history = extendHistoryBack(history, lease.created, live);
     const index = indexOf(lease.created);
     if (index === undefined) continue; // older than `DEMAND_MAX_BUCKETS` buckets: remembered as counted, not kept
-    history = withBucket(history, index, (b) => ({ ...b, arrivals: b.arrivals + 1 }));
+    // A bucket an older controller recorded has no crowding: its arrivals are counted, not its crowding.
+    history = withBucket(history, index, (b) => ({
+      ...b,
+      arrivals: b.arrivals + 1,
+      ...(b.crowding ? { crowding: addCrowded(b.crowding, counted.others) } : {}),
+    }));
     changes++;
   }
 
@@ -192,7 +215,13 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
   changes += keptStartups.length + keptServed.length;
 
   return {
-    record: { history, ...(lastArrival !== undefined ? { lastArrival } : {}), startups, served },
+    record: {
+      history,
+      ...(lastArrival !== undefined ? { lastArrival } : {}),
+      ...(recentArrivals.length > 0 ? { recentArrivals } : {}),
+      startups,
+      served,
+    },
     newServed: keptServed,
     newStartups: keptStartups,
     changes,

@@ -5,16 +5,12 @@
  * warm-buffer-raise.ts), so it only ever adds instances: a falling forecast lowers the raise, and the
  * surplus then leaves under the spec's own rules (cooldown, §3.7), never on the forecast alone.
  *
- * The buffer covers two needs over the horizon `[now, now + lead]`, whichever is larger:
- * - growth: the pool reaches the expected peak of concurrent leases, i.e. the peak minus the leases
- *   held or waiting now are idle and warm (a CI burst at 09:00 finds them Online);
- * - turnover: while leases come and go at the peak (each ended lease's instance leaves under
- *   ExitAndReplace and its replacement boots), the leases that arrive within one lead time find an idle
- *   instance: the 95th percentile of a Poisson count whose mean is the expected arrivals of an interval
- *   scaled to the lead time.
- * It is capped by `maxReplicas` (when not 0) and by `minAvailableReplicas + maxExtra` when `maxExtra`
- * is set. (Keeping the whole expected peak idle on top of the leases held serves as many warm at about
- * 1.5 times the instance-hours: bench/README.md, P7.)
+ * The buffer is the forecast's over the horizon `[now, now + lead]`: the most idle instances any hour
+ * of it needs for the share of its leases expected to arrive to find one Online (forecast.ts, learnt
+ * from how crowded the same hours' arrivals came). It is capped by `maxReplicas` (when not 0) and by
+ * `minAvailableReplicas + maxExtra` when `maxExtra` is set. (The rule before it — the hour's expected
+ * peak minus the leases held, or the arrivals of one lead time at a Poisson 95th percentile — spent
+ * 1.24 times the instance-hours of a hand-tuned schedule on the CI trace of bench/README.md, P7.)
  */
 import type {
   ExporterSet,
@@ -72,25 +68,6 @@ export interface ForecastInputs {
   readonly now: number;
   /** The set's measured p95 startup (ms), if known. */
   readonly startupP95Ms?: number;
-  /** Leases of the set held or waiting now. */
-  readonly held: number;
-}
-
-/** How sure the turnover share is that the arrivals of one lead time find an idle instance. */
-export const TURNOVER_QUANTILE = 0.95;
-
-/** The smallest `k` with P(Poisson(mean) ≤ k) ≥ `quantile`. */
-export function poissonQuantile(mean: number, quantile: number): number {
-  if (!(mean > 0)) return 0;
-  let k = 0;
-  let term = Math.exp(-mean);
-  let sum = term;
-  while (sum < quantile && k < 10_000) {
-    k++;
-    term *= mean / k;
-    sum += term;
-  }
-  return k;
 }
 
 /** The lead time: the measured p95 startup, else {@link DEFAULT_FORECAST_LEAD_MS}. */
@@ -100,29 +77,16 @@ export function forecastLead(startupP95Ms: number | undefined): number {
     : DEFAULT_FORECAST_LEAD_MS;
 }
 
-/** What the buffer is made from: the horizon's forecast, the lead time and the leases held now. */
-export interface BufferNeeds {
-  readonly expectedPeak: number;
-  /** Expected arrivals of the busiest interval of the horizon. */
-  readonly expectedArrivals: number;
-  readonly intervalMs: number;
-  readonly leadMs: number;
-  readonly held: number;
-}
-
-/** The warm buffer a forecast asks for: growth or turnover (the module doc), capped by the ceiling and maxExtra. */
+/** The forecast's buffer capped by the ceiling and maxExtra. */
 export function forecastWarmBuffer(
-  needs: BufferNeeds,
+  buffer: number,
   spec: Pick<SpecValues, 'minAvailable' | 'maxReplicas'>,
   maxExtra: number | undefined,
 ): number {
-  const growth = Math.max(0, Math.floor(needs.expectedPeak) - Math.max(0, needs.held));
-  const perLead = (needs.expectedArrivals * needs.leadMs) / needs.intervalMs;
-  const turnover = poissonQuantile(perLead, TURNOVER_QUANTILE);
-  let buffer = Math.max(growth, turnover);
-  if (spec.maxReplicas > 0) buffer = Math.min(buffer, spec.maxReplicas);
-  if (maxExtra !== undefined) buffer = Math.min(buffer, spec.minAvailable + maxExtra);
-  return buffer;
+  let capped = Math.max(0, Math.floor(buffer));
+  if (spec.maxReplicas > 0) capped = Math.min(capped, spec.maxReplicas);
+  if (maxExtra !== undefined) capped = Math.min(capped, spec.minAvailable + maxExtra);
+  return capped;
 }
 
 /** The forecast of this pass; undefined when the mode is Off (nothing computed, nothing reported). */
@@ -137,17 +101,7 @@ export function decideForecast(inputs: ForecastInputs): ForecastDecision | undef
   if (horizon === undefined) {
     return { mode, missing: 'the demand history has no recorded hour to forecast from', nextChange };
   }
-  const warmBuffer = forecastWarmBuffer(
-    {
-      expectedPeak: horizon.expectedPeak,
-      expectedArrivals: horizon.expectedArrivals,
-      intervalMs: history.intervalMs,
-      leadMs: lead,
-      held: inputs.held,
-    },
-    spec,
-    settings.maxExtra,
-  );
+  const warmBuffer = forecastWarmBuffer(horizon.warmBuffer, spec, settings.maxExtra);
   const raise: BufferRaise | undefined =
     mode === 'Apply' && warmBuffer > spec.minAvailable
       ? { source: 'forecast', name: 'forecast', minAvailable: warmBuffer }

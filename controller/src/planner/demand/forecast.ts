@@ -1,74 +1,67 @@
 /**
- * The demand forecast (`spec.forecast`): from a set's demand history (model/demand-history.ts),
- * the most leases the set will hold or have waiting at once in the next hours, and the warm buffer that
- * would serve them warm.
+ * The demand forecast (`spec.forecast`): from a set's demand history (model/demand-history.ts), the warm
+ * buffer that serves {@link FORECAST_WARM_SHARE} of the leases of the next hours warm, learnt by the
+ * hour of the week when demand repeats by the week (README "Forecast warm buffers").
  *
- * The method, seasonal by hour of week (README "Forecast warm buffers"): the expected peak of an hour
- * `T` is the larger of the peaks recorded in the same hour one and two weeks before (`T − 1w`,
- * `T − 2w`), and so are its expected arrivals. CI demand repeats by the week (working hours, weekday nightlies, quiet weekends), and the
- * larger of two weeks keeps one quiet week (a holiday) from erasing a busy hour; it errs towards
- * instances, never towards cold leases. While less than a week is recorded (a cold start), the same
- * hour of the last days (`T − 1d` … `T − 6d`) stands in, again their largest: the weekday pattern, at
- * the price of a warm weekend at first. No recorded hour at all: no forecast.
+ * An hour to come is forecast from its samples, recorded hours like it (forecast-samples.ts): under the
+ * `weekly` basis the same hour of the same weekday one and two weeks before, under `daily` the same hour
+ * of the last seven days, under `level` every recorded hour. The samples' arrival crowding
+ * (arrival-crowding.ts: how many others each arrival found within one startup before it) is summed —
+ * weighted by arrivals, so a quiet holiday does not outvote the busy week beside it — and the hour's
+ * buffer is the smallest that would have served a share of their arrivals warm (95 %, or more where
+ * the last week says the basis needs more). A 09:00 burst or a nightly fan-out shows as crowded
+ * arrivals in its hour and is warmed for in that hour only; a quiet night gets a buffer of 0 or 1.
  *
- * The planner asks for the peak over `[now, now + lead]` (the hours that overlap it), `lead` being the
- * time an instance takes to start, so a forecast peak is warm when it begins, not booting.
+ * One basis and share are used for every hour, the pair that would have served the last recorded week
+ * best (forecast-basis.ts): demand without a pattern gets one level for every hour. An hour without
+ * samples under the basis takes the next one (a cold start: with less than a week recorded, `weekly`
+ * has none and `daily` stands in). No complete hour recorded: no forecast.
+ *
+ * The planner asks for the buffer over `[now, now + lead]` (the hours that overlap it), `lead` being the
+ * time an instance takes to start, so a forecast burst finds its instances Online, not booting.
  */
-import type { DemandBucket, DemandHistory } from '../model/demand-history';
+import type { DemandHistory } from '../model/demand-history';
+import { bufferFor, crowdingOf, mergeCrowding } from './arrival-crowding';
+import { forecastMethod, type ForecastMethod } from './forecast-basis';
+import {
+  FORECAST_BASES,
+  gridOf,
+  indexAt,
+  sampleIndexes,
+  type ForecastBasis,
+  type HistoryGrid,
+} from './forecast-samples';
 
-export const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
-export const WEEK_MS = 7 * DAY_MS;
+export { DAY_MS, HOUR_MS, WEEK_MS, type ForecastBasis } from './forecast-samples';
+export type { ForecastMethod } from './forecast-basis';
 
 /** Lead time when the set's startup p95 is not measured yet: a VM's boot with an image pull. */
 export const DEFAULT_FORECAST_LEAD_MS = 10 * 60_000;
 
-/** Which recorded hours an hour's forecast comes from. */
-export type ForecastBasis = 'weekly' | 'daily';
+/** The share of the leases the forecast's buffer is to serve warm. */
+export const FORECAST_WARM_SHARE = 0.95;
 
 /** The forecast of one interval of the history's grid. */
 export interface IntervalForecast {
   /** Start of the interval (epoch ms). */
   readonly start: number;
-  /** Most leases expected held or waiting at once in it. */
+  /** The warm buffer that would have served the share of its samples' arrivals warm. */
+  readonly buffer: number;
+  /** Most leases held or waiting at once in any of its samples. */
   readonly peak: number;
-  /** Leases expected to arrive in it. */
-  readonly arrivals: number;
   readonly basis: ForecastBasis;
 }
 
 /** The forecast over a horizon. */
 export interface HorizonForecast {
+  /** The basis and share chosen for the set (forecast-basis.ts). */
+  readonly method: ForecastMethod;
+  /** The largest buffer of the horizon's intervals. */
+  readonly warmBuffer: number;
   /** The most leases expected at once over the horizon. */
   readonly expectedPeak: number;
-  /** The most arrivals expected in one interval of the horizon. */
-  readonly expectedArrivals: number;
   /** The intervals of the horizon that have a forecast. */
   readonly intervals: readonly IntervalForecast[];
-}
-
-/** Whether the history's grid can be read: whole intervals dividing a day. */
-function usable(history: DemandHistory): boolean {
-  const { intervalMs, start, buckets } = history;
-  return (
-    Number.isFinite(intervalMs) &&
-    intervalMs > 0 &&
-    DAY_MS % intervalMs === 0 &&
-    Number.isFinite(start) &&
-    Array.isArray(buckets) &&
-    buckets.length > 0
-  );
-}
-
-const asCount = (n: unknown): number =>
-  typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : 0;
-
-/** The recorded interval starting at `at`, when recorded and complete by `now`. */
-function recorded(history: DemandHistory, at: number, now: number): DemandBucket | undefined {
-  const index = Math.round((at - history.start) / history.intervalMs);
-  if (index < 0 || index >= history.buckets.length || at + history.intervalMs > now) return undefined;
-  const bucket = history.buckets[index];
-  return bucket ? { peak: asCount(bucket.peak), arrivals: asCount(bucket.arrivals) } : undefined;
 }
 
 /** Start of the interval of the history's grid that holds `at`. */
@@ -77,61 +70,84 @@ export function intervalStart(history: DemandHistory, at: number): number {
   return start + Math.floor((at - start) / intervalMs) * intervalMs;
 }
 
+const asCount = (n: unknown): number =>
+  typeof n === 'number' && Number.isFinite(n) && n >= 0 ? Math.floor(n) : 0;
+
 /**
- * The forecast of the interval starting at `at` (on the history's grid), known at `now`: the largest of
- * the same hour one and two weeks before, else of the same hour of the last six days; undefined when
- * none of them is recorded.
+ * The forecast of the interval starting at `at`, known at `now`, by `method` (else by the next basis
+ * that has samples for it); undefined when no basis has.
+ */
+function forecastOn(grid: HistoryGrid, at: number, method: ForecastMethod): IntervalForecast | undefined {
+  const target = indexAt(grid, at);
+  for (const tried of FORECAST_BASES.slice(FORECAST_BASES.indexOf(method.basis))) {
+    const samples = sampleIndexes(grid, target, tried);
+    if (samples.length === 0) continue;
+    const buckets = samples.map((i) => grid.history.buckets[i]);
+    return {
+      start: at,
+      buffer: bufferFor(mergeCrowding(buckets.map(crowdingOf)), method.share),
+      peak: Math.max(0, ...buckets.map((b) => asCount(b?.peak))),
+      basis: tried,
+    };
+  }
+  return undefined;
+}
+
+/** How the history at `now` is forecast (forecast-basis.ts); undefined when it has no complete hour. */
+export function forecastMethodOf(
+  history: DemandHistory | undefined,
+  now: number,
+): ForecastMethod | undefined {
+  const grid = gridOf(history, now);
+  if (grid === undefined || grid.complete === 0) return undefined;
+  return forecastMethod(grid, FORECAST_WARM_SHARE);
+}
+
+/**
+ * The forecast of the interval starting at `at` (on the history's grid), known at `now`, by the method
+ * chosen for the history (or `method` when given); undefined without samples.
  */
 export function forecastInterval(
   history: DemandHistory,
   at: number,
   now: number,
+  method?: ForecastMethod,
 ): IntervalForecast | undefined {
-  if (!usable(history)) return undefined;
-  const largest = (lags: readonly number[], basis: ForecastBasis): IntervalForecast | undefined => {
-    const found = lags
-      .map((lag) => recorded(history, at - lag, now))
-      .filter((b): b is DemandBucket => b !== undefined);
-    if (found.length === 0) return undefined;
-    const peak = Math.max(...found.map((b) => b.peak));
-    return { start: at, peak, arrivals: Math.max(...found.map((b) => b.arrivals)), basis };
-  };
-  return (
-    largest([WEEK_MS, 2 * WEEK_MS], 'weekly') ??
-    largest(
-      [1, 2, 3, 4, 5, 6].map((d) => d * DAY_MS),
-      'daily',
-    )
-  );
+  const grid = gridOf(history, now);
+  const chosen = method ?? forecastMethodOf(history, now);
+  return grid && chosen ? forecastOn(grid, at, chosen) : undefined;
 }
 
 /**
  * The forecast over `[now, now + leadMs]`: every interval that overlaps it (the current one included,
- * so a forecast peak holds until its hour is over). Undefined when no interval has a forecast.
+ * so a forecast buffer holds until its hour is over). Undefined when no interval has a forecast.
  */
 export function forecastHorizon(
   history: DemandHistory | undefined,
   now: number,
   leadMs: number,
 ): HorizonForecast | undefined {
-  if (history === undefined || !usable(history)) return undefined;
+  const grid = gridOf(history, now);
+  const method = forecastMethodOf(history, now);
+  if (grid === undefined || method === undefined) return undefined;
   const lead = Number.isFinite(leadMs) && leadMs > 0 ? leadMs : 0;
   const intervals: IntervalForecast[] = [];
-  for (let at = intervalStart(history, now); at <= now + lead; at += history.intervalMs) {
-    const found = forecastInterval(history, at, now);
+  for (let at = intervalStart(grid.history, now); at <= now + lead; at += grid.history.intervalMs) {
+    const found = forecastOn(grid, at, method);
     if (found) intervals.push(found);
   }
   if (intervals.length === 0) return undefined;
   return {
+    method,
+    warmBuffer: Math.max(...intervals.map((i) => i.buffer)),
     expectedPeak: Math.max(...intervals.map((i) => i.peak)),
-    expectedArrivals: Math.max(...intervals.map((i) => i.arrivals)),
     intervals,
   };
 }
 
 /**
  * When the horizon's intervals change next: the current interval ends, or the horizon's far end reaches
- * the next one. The planner looks again then (a forecast peak starts warming on time without an event).
+ * the next one. The planner looks again then (a forecast buffer starts warming on time without an event).
  */
 export function nextHorizonChange(history: DemandHistory, now: number, leadMs: number): number {
   const lead = Number.isFinite(leadMs) && leadMs > 0 ? leadMs : 0;

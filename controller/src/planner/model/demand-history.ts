@@ -13,6 +13,14 @@ export interface DemandBucket {
   readonly arrivals: number;
   /** The most leases of the set held or waiting at once in the interval. */
   readonly peak: number;
+  /**
+   * How crowded the interval's arrivals came: `crowding[n]` arrivals found `n` other leases of the set
+   * created within one startup time before them (the last index counts that many or more), so an
+   * arrival finds an idle instance under a warm buffer of more than `n` (demand/arrival-crowding.ts).
+   * Absent in intervals recorded before crowding was counted (a record written by an older
+   * controller); the forecast then takes the interval's peak as having arrived at once.
+   */
+  readonly crowding?: readonly number[];
 }
 
 export interface DemandHistory {

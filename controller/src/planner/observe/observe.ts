@@ -101,7 +101,6 @@ export function observe(snapshot: PlannerSnapshot): World {
     history: snapshot.demandHistory,
     now,
     ...(snapshot.startupP95Ms !== undefined ? { startupP95Ms: snapshot.startupP95Ms } : {}),
-    held: owned.filter((v) => v.leased).length + demand.pending.length,
   });
   // Every raise of this pass, the open windows' and the forecast's (mode Apply); the
   // maximum holds, never above the ceiling.

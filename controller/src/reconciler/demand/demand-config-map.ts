@@ -11,37 +11,35 @@
  */
 import { API_VERSION, Kinds, Labels, type ExporterSet } from 'virtual-exporters/internal';
 import {
-  DEMAND_INTERVAL_MS,
-  DEMAND_MAX_BUCKETS,
   MAX_LAST_ARRIVAL_UIDS,
   MAX_SERVED,
   MAX_STARTUPS,
   emptyRecord,
-  type DemandBucket,
-  type DemandHistory,
   type DemandRecord,
   type ServedLease,
   type StartupSample,
 } from '../../planner';
+import {
+  SKEW_MS,
+  isTime,
+  parseHistory,
+  parseRecentArrivals,
+  serializeHistory,
+  short,
+  type DemandFinding,
+} from './demand-history-wire';
+
+export type { DemandFinding } from './demand-history-wire';
 
 export const DEMAND_DATA_KEY = 'demand.json';
 export const DEMAND_RECORD_VERSION = 1;
 /** Longest data value read (the record's bounds make a few hundred KB at most). */
 export const MAX_DEMAND_TEXT = 512 * 1024;
 const MAX_UID = 128;
-/** Largest count a bucket may hold (a sanity bound, far above any pool). */
-const MAX_COUNT = 1_000_000;
 
 /** The ConfigMap's name: the set's name (at most 63 characters) and `-demand`. */
 export function demandObjectName(setName: string): string {
   return `${setName}-demand`;
-}
-
-/** A field of the object that was not used as written. */
-export interface DemandFinding {
-  /** Where, e.g. `data["demand.json"].buckets[3]`. */
-  readonly field: string;
-  readonly problem: string;
 }
 
 export interface ParsedDemand {
@@ -73,15 +71,16 @@ export function demandObject(set: ExporterSet, record: DemandRecord) {
   };
 }
 
-/** The record as compact JSON: buckets as `[arrivals, peak]`, facts as tuples. */
+/**
+ * The record as compact JSON: buckets as `[arrivals, peak]` with their crowding beside them
+ * (demand-history-wire.ts), facts as tuples.
+ */
 export function serializeDemand(record: DemandRecord): string {
-  const { history } = record;
   return JSON.stringify({
     version: DEMAND_RECORD_VERSION,
-    intervalMs: history.intervalMs,
-    start: history.start,
-    buckets: history.buckets.map((b) => [b.arrivals, b.peak]),
+    ...serializeHistory(record.history),
     ...(record.lastArrival !== undefined ? { lastArrival: record.lastArrival } : {}),
+    ...(record.recentArrivals?.length ? { recent: record.recentArrivals } : {}),
     startups: record.startups.map((s) => [s.uid, s.at, s.ms]),
     served: record.served.map((s) => [s.uid, s.created, s.begin, s.warm ? 1 : 0]),
   });
@@ -107,9 +106,6 @@ export function isSetsObject(
   );
 }
 
-const isTime = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-/** Clocks may disagree a little; a fact later than this after now is made up. */
-const SKEW_MS = 3_600_000;
 /** The longest startup kept (a sanity bound: the startup timeout is minutes). */
 const MAX_STARTUP_MS = 7 * 24 * 3_600_000;
 const isUid = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_UID;
@@ -152,6 +148,7 @@ export function parseDemand(data: unknown, now: number): ParsedDemand {
   }
   const history = parseHistory(v, now, at, findings) ?? fresh.history;
   const lastArrival = parseLastArrival(v.lastArrival, now, `${at}.lastArrival`, findings);
+  const recentArrivals = parseRecentArrivals(v.recent, now, `${at}.recent`, findings);
   const past = (t: unknown): t is number => isTime(t) && t <= now + SKEW_MS;
   const startups = parseTuples(
     v.startups,
@@ -172,64 +169,12 @@ export function parseDemand(data: unknown, now: number): ParsedDemand {
     record: {
       history,
       ...(lastArrival !== undefined ? { lastArrival } : {}),
+      ...(recentArrivals.length > 0 ? { recentArrivals } : {}),
       startups: [...startups].sort((a, b) => a.at - b.at),
       served: [...served].sort((a, b) => a.begin - b.begin),
     },
     findings,
   };
-}
-
-function parseHistory(
-  v: Record<string, unknown>,
-  now: number,
-  at: string,
-  findings: DemandFinding[],
-): DemandHistory | undefined {
-  if (v.intervalMs !== DEMAND_INTERVAL_MS) {
-    findings.push({
-      field: `${at}.intervalMs`,
-      problem: `${short(v.intervalMs)} is not ${DEMAND_INTERVAL_MS}`,
-    });
-    return undefined;
-  }
-  const start = v.start;
-  if (!isTime(start) || start % DEMAND_INTERVAL_MS !== 0) {
-    findings.push({ field: `${at}.start`, problem: `${short(start)} is not a time at the start of an hour` });
-    return undefined;
-  }
-  if (!Array.isArray(v.buckets) || v.buckets.length === 0) {
-    findings.push({ field: `${at}.buckets`, problem: 'not a non-empty array' });
-    return undefined;
-  }
-  const all = v.buckets as unknown[];
-  const kept = all.slice(-DEMAND_MAX_BUCKETS);
-  if (all.length > kept.length) {
-    findings.push({
-      field: `${at}.buckets`,
-      problem: `${all.length} buckets, more than ${DEMAND_MAX_BUCKETS}: the oldest dropped`,
-    });
-  }
-  const first = start + (all.length - kept.length) * DEMAND_INTERVAL_MS;
-  if (first + (kept.length - 1) * DEMAND_INTERVAL_MS > now) {
-    findings.push({ field: `${at}.start`, problem: 'the history ends after now' });
-    return undefined;
-  }
-  let bad = 0;
-  const buckets = kept.map((b): DemandBucket => {
-    const ok = Array.isArray(b) && b.length === 2 && isCount(b[0]) && isCount(b[1]);
-    if (!ok) bad++;
-    return ok ? { arrivals: b[0] as number, peak: b[1] as number } : { arrivals: 0, peak: 0 };
-  });
-  if (bad > 0)
-    findings.push({
-      field: `${at}.buckets`,
-      problem: `${bad} bucket(s) not [arrivals, peak] counts: zeroed`,
-    });
-  return { intervalMs: DEMAND_INTERVAL_MS, start: first, buckets };
-}
-
-function isCount(v: unknown): boolean {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_COUNT;
 }
 
 function parseLastArrival(
@@ -281,15 +226,4 @@ function parseTuples<T>(
   if (bad > 0)
     findings.push({ field: at, problem: `${bad} malformed entr${bad === 1 ? 'y' : 'ies'} dropped` });
   return parsed;
-}
-
-/** A value for a finding, bounded. */
-function short(value: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }

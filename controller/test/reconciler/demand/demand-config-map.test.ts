@@ -52,6 +52,36 @@ describe('the demand object', () => {
     expect(parseDemand({ [DEMAND_DATA_KEY]: serializeDemand(record) }, NOW).record).toEqual(record);
   });
 
+  it('reads a record written before crowding was counted (no crowding list): buckets without it', () => {
+    const { record, findings } = parseDemand(data(valid), NOW);
+    expect(findings).toEqual([]);
+    expect(record.history.buckets.every((b) => b.crowding === undefined)).toBe(true);
+    expect(record.recentArrivals).toBeUndefined();
+    // Written again, it stays an old-shape record: nothing made up for the hours already recorded.
+    expect(JSON.parse(serializeDemand(record))).not.toHaveProperty('crowding');
+  });
+
+  it('round-trips crowding and the recent arrivals, and an older controller’s fields read as before', () => {
+    const withCrowding = {
+      ...valid,
+      crowding: [[1], null, [1, 1, 0, 1]],
+      recent: [HOUR + 30_000, HOUR + 60_000],
+    };
+    const { record, findings } = parseDemand(data(withCrowding), NOW);
+    expect(findings).toEqual([]);
+    expect(record.history.buckets).toEqual([
+      { arrivals: 1, peak: 1, crowding: [1] },
+      { arrivals: 0, peak: 1 },
+      { arrivals: 3, peak: 2, crowding: [1, 1, 0, 1] },
+    ]);
+    expect(record.recentArrivals).toEqual([HOUR + 30_000, HOUR + 60_000]);
+    const written = JSON.parse(serializeDemand(record));
+    // The buckets keep their [arrivals, peak] pairs: a controller that knows no crowding reads them.
+    expect(written.buckets).toEqual(valid.buckets);
+    expect(written.crowding).toEqual(withCrowding.crowding);
+    expect(parseDemand({ [DEMAND_DATA_KEY]: serializeDemand(record) }, NOW).record).toEqual(record);
+  });
+
   it('is the set’s: named after it, labelled, controlled by it, without credentials', () => {
     const set = makeSet();
     const object = demandObject(set, emptyRecord(NOW));
@@ -95,6 +125,12 @@ describe('the demand object', () => {
     ['a served lease warm "yes"', { ...valid, served: [['l', HOUR, HOUR, 'yes']] }, '.served'],
     ['served not an array', { ...valid, served: 'all' }, '.served'],
     ['a uid too long', { ...valid, served: [['x'.repeat(500), HOUR, HOUR, 0]] }, '.served'],
+    ['crowding not one entry per bucket', { ...valid, crowding: [[1]] }, '.crowding'],
+    ['crowding not counting the bucket’s arrivals', { ...valid, crowding: [[1], [], [5]] }, '.crowding'],
+    ['crowding entries not counts', { ...valid, crowding: [[1], null, [-1, 'x']] }, '.crowding'],
+    ['crowding longer than its bound', { ...valid, crowding: [[1], null, Array(500).fill(0)] }, '.crowding'],
+    ['recent arrivals not times', { ...valid, recent: ['x', -1, NOW + 10 * H] }, '.recent'],
+    ['recent arrivals not an array', { ...valid, recent: 5 }, '.recent'],
   ];
   it.each(hostile)('drops %s, naming the field', (_, value, field) => {
     const { record, findings } = parseDemand(data(value), NOW);
@@ -141,7 +177,7 @@ describe('the demand object', () => {
 
   it('reads absent data as an empty record, and data of the wrong type as a finding', () => {
     expect(parseDemand(undefined, NOW).findings).toEqual([]);
-    expect(parseDemand({}, NOW).record.history.buckets).toEqual([{ arrivals: 0, peak: 0 }]);
+    expect(parseDemand({}, NOW).record.history.buckets).toEqual([{ arrivals: 0, peak: 0, crowding: [] }]);
     expect(parseDemand({ [DEMAND_DATA_KEY]: 42 }, NOW).findings[0]?.problem).toBe('not a string');
   });
 });
