@@ -17,7 +17,6 @@ import {
   Annotations,
   ExporterConditionTypes,
   Labels,
-  matchesSelector,
   type Condition,
   type Exporter,
   type ExporterSet,
@@ -62,15 +61,14 @@ function bufferInEffect(
   input: ConvergenceInput,
   now: number,
   demand: KubeObject | undefined,
-  held: number,
 ): RaisedBuffer {
-  const asRead = raisedBuffer(set, { now, held, ...(demand ? { demand } : {}) });
+  const asRead = raisedBuffer(set, { now, ...(demand ? { demand } : {}) });
   if (input.historyMayBeRefused !== true) return asRead;
   // The history as the object holds it (read before a step back), or none (refused after it).
   const candidates = [
     asRead,
-    raisedBuffer(set, { now, held, ...(demand ? { demand, readAt: now + AFTER_ANY_STEP_MS } : {}) }),
-    raisedBuffer(set, { now, held }),
+    raisedBuffer(set, { now, ...(demand ? { demand, readAt: now + AFTER_ANY_STEP_MS } : {}) }),
+    raisedBuffer(set, { now }),
   ];
   const reported = set.status?.forecast?.warmBuffer;
   return candidates.find((c) => c.forecast?.warmBuffer === reported) ?? asRead;
@@ -138,18 +136,8 @@ export function unmet(cluster: TestCluster, input: ConvergenceInput): string[] {
       cls?.spec?.bindingMode === 'WaitForFirstConsumer'
         ? mine.filter((e) => !heldBy.has(e.metadata?.name ?? '') && e.spec?.enabled !== false && !podOf(e))
         : [];
-    // Held or waiting: the forecast's growth is its peak beyond them.
-    const templateLabels = { ...(spec.template?.metadata?.labels ?? {}), [Labels.exporterSetName]: name };
-    const waiting = leases.filter(
-      (l) =>
-        l.status?.ended !== true &&
-        !l.status?.exporterRef?.name &&
-        isTrue(l.status?.conditions, 'Pending') &&
-        l.spec?.selector !== undefined &&
-        matchesSelector(l.spec.selector, templateLabels),
-    ).length;
     const demand = configMaps.find((c) => c.metadata.name === demandObjectName(name));
-    const raised = bufferInEffect(set, input, controllerNow, demand, leased.length + waiting);
+    const raised = bufferInEffect(set, input, controllerNow, demand);
     input.onRaised?.(name, raised);
     const { minReplicas, minAvailable } = raised;
     const max = raised.spec.maxReplicas;

@@ -78,7 +78,7 @@ export function startDoubleBootCheck(
       if (!sets.has(name) || !Array.isArray(set.spec?.schedules) || set.spec.schedules.length === 0) continue;
       const buffer = Math.max(
         ...[controllerNow, controllerNow - RAISE_LAG_MS].map((at) => {
-          const raised = raisedBuffer(set, { now: at, held: 0 });
+          const raised = raisedBuffer(set, { now: at });
           return Math.max(raised.minAvailable, raised.minReplicas);
         }),
       );

@@ -32,8 +32,6 @@ export interface RaiseInputs {
    * is refused, as the controller refuses it.
    */
   readonly readAt?: number;
-  /** Leases of the set held or waiting now (the forecast's growth is the peak beyond them). */
-  readonly held: number;
 }
 
 export interface RaisedBuffer {
@@ -107,7 +105,6 @@ export function raisedBuffer(set: ExporterSet, inputs: RaiseInputs): RaisedBuffe
     history: record?.history,
     now,
     ...(p95 !== undefined ? { startupP95Ms: p95 } : {}),
-    held: inputs.held,
   });
   const scheduled = effectiveBuffer(spec, schedules.raises);
   const all = effectiveBuffer(spec, [...schedules.raises, ...(forecast?.raise ? [forecast.raise] : [])]);
