@@ -70,6 +70,11 @@ export interface RecordedPass {
   readonly newStartups: readonly StartupSample[];
   /** Facts that changed the record (arrivals, served leases, startups, raised peaks). */
   readonly changes: number;
+  /**
+   * Arrivals counted into an hour already over (a lease first seen after its hour ended, or created by
+   * a clock behind this one's): the forecast reads complete hours, so these change it at once.
+   */
+  readonly pastHourArrivals: number;
 }
 
 export function emptyRecord(now: number, intervalMs = DEMAND_INTERVAL_MS): DemandRecord {
@@ -156,6 +161,7 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
 
   // Arrivals, oldest first, each once, with how crowded each came.
   let lastArrival = record.lastArrival;
+  let pastHourArrivals = 0;
   let recentArrivals = record.recentArrivals ?? [];
   const windowMs = crowdingWindowMs(record.startups.map((s) => s.ms));
   const arrivals = [...observation.leases].sort((a, b) => a.created - b.created || cmp(a.uid, b.uid));
@@ -181,6 +187,7 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
       ...(b.crowding ? { crowding: addCrowded(b.crowding, counted.others) } : {}),
     }));
     changes++;
+    if (index < history.buckets.length - 1) pastHourArrivals++;
   }
 
   // The peak of the current bucket.
@@ -225,6 +232,7 @@ export function recordPass(record: DemandRecord, observation: DemandObservation)
     newServed: keptServed,
     newStartups: keptStartups,
     changes,
+    pastHourArrivals,
   };
 }
 

@@ -9,7 +9,10 @@
  * fails; the set is planned meanwhile without history, and its status keeps its objectives).
  * Writes (create, then merge patches), never a storm: only lease facts (arrivals, raised peaks, served
  * leases) make the record dirty, and a dirty record is written at the first pass in a new hour or
- * once {@link WRITE_AFTER_CHANGES} facts accumulated. Startups alone never cause a write (they are
+ * once {@link WRITE_AFTER_CHANGES} facts accumulated — at once when an arrival was counted into an hour
+ * already over, since the forecast reads complete hours: the object then holds every fact the set's
+ * `status.forecast` was computed from, so an operator (or a restarted controller) reading it gets the
+ * same forecast. Startups alone never cause a write (they are
  * written with the next lease facts), so a pool without leases writes nothing, ever (benchmark P3).
  * A failed write is retried after {@link WRITE_RETRY_MS}; a fact lost to a crash before its write is
  * seen again from the leases still there. While facts await their write or served leases are in the
@@ -66,6 +69,8 @@ interface SetDemand {
   object: ObjectState;
   /** Lease facts not written yet. */
   dirty: number;
+  /** Some of them are in hours already over (the forecast reads them): written at the next flush. */
+  pastHour: boolean;
   /** The hour of the last write (or read). */
   writtenHour: number;
   /** No read or write before this (controller clock). */
@@ -87,7 +92,7 @@ export class DemandRecorder {
     if (!uid) return {};
     let state = this.sets.get(key);
     if (state?.uid !== uid) {
-      state = { uid, object: 'absent', dirty: 0, writtenHour: hourOf(now), notBefore: 0 };
+      state = { uid, object: 'absent', dirty: 0, pastHour: false, writtenHour: hourOf(now), notBefore: 0 };
       this.sets.set(key, state);
     }
     if (state.record === undefined) {
@@ -100,6 +105,7 @@ export class DemandRecorder {
     const passed = recordPass(state.record, observation);
     state.record = passed.record;
     state.dirty += passed.changes - passed.newStartups.length;
+    if (passed.pastHourArrivals > 0) state.pastHour = true;
     const metrics = this.deps.metrics;
     if (metrics) {
       for (const s of passed.newStartups) metrics.observeInstanceStartup(ref, s.ms / 1000);
@@ -125,7 +131,7 @@ export class DemandRecorder {
     const now = this.deps.clock.now();
     if (state?.record === undefined || state.uid !== set.metadata?.uid || state.dirty === 0) return;
     if (now < state.notBefore) return;
-    if (hourOf(now) === state.writtenHour && state.dirty < WRITE_AFTER_CHANGES) return;
+    if (!state.pastHour && hourOf(now) === state.writtenHour && state.dirty < WRITE_AFTER_CHANGES) return;
     const namespace = set.metadata?.namespace ?? '';
     const name = demandObjectName(set.metadata?.name ?? '');
     const log = this.deps.logger.child({ namespace, configMap: name });
@@ -154,6 +160,7 @@ export class DemandRecorder {
       }
       state.object = 'ours';
       state.dirty = 0;
+      state.pastHour = false;
       state.writtenHour = hourOf(now);
     } catch (error) {
       if (isAlreadyExists(error)) {
@@ -177,7 +184,11 @@ export class DemandRecorder {
     const state = this.sets.get(key);
     if (state?.record === undefined || (state.dirty === 0 && state.record.served.length === 0))
       return undefined;
-    return hourOf(now) + DEMAND_INTERVAL_MS - now + HOUR_MARGIN_MS;
+    const nextHour = hourOf(now) + DEMAND_INTERVAL_MS - now + HOUR_MARGIN_MS;
+    // Past-hour facts whose write failed: retried when allowed, not an hour later.
+    if (state.dirty > 0 && state.pastHour && state.notBefore > now)
+      return Math.min(nextHour, state.notBefore - now);
+    return nextHour;
   }
 
   forget(key: string): void {

@@ -150,10 +150,10 @@ describe('the demand recorder', () => {
 
   it('writes lease facts at the first pass of the next hour, or once 25 accumulated', async () => {
     const { core, store, calls } = fakeCore();
-    const clock = { now: T0 };
+    const clock = { now: T0 + 2_000 };
     const { r } = recorder(core, clock);
-    const leases = [arriving('a', -1_000)];
-    await pass(r, snapshot({ leases }));
+    const leases = [arriving('a', 1_000)]; // in the running hour (one in an hour over is written at once)
+    await pass(r, snapshot({ leases, now: 2_000 }));
     clock.now = T0 + 10 * 60_000;
     await pass(r, snapshot({ leases, now: 10 * 60_000 }));
     expect(calls.create + calls.patch).toBe(0);
@@ -176,6 +176,50 @@ describe('the demand recorder', () => {
     expect(stored(store)?.metadata.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'ExporterSet', name: 'pool', uid: 'uid-pool', controller: true }),
     ]);
+  });
+
+  it('writes at once an arrival counted into an hour already over, so the object holds what the forecast read', async () => {
+    const { core, store, calls } = fakeCore();
+    // Ten minutes into an hour; the lease was created (by a clock behind ours, or before a restart)
+    // in the hour before, which the forecast reads as a complete hour.
+    const into = 10 * 60_000 - (T0 % H);
+    const clock = { now: T0 + into };
+    const { r } = recorder(core, clock);
+    const late = [arriving('late', into - 15 * 60_000)];
+    await pass(r, snapshot({ leases: late, now: into }));
+    expect(calls.create).toBe(1);
+    const written = parseDemand(stored(store)?.data, clock.now).record;
+    const buckets = written.history.buckets;
+    expect(buckets[buckets.length - 2]?.arrivals).toBe(1);
+    expect(buckets[buckets.length - 1]?.arrivals).toBe(0);
+    // An arrival in the running hour waits for the hour's end as before.
+    clock.now = T0 + into + 60_000;
+    await pass(r, snapshot({ leases: [...late, arriving('now', into + 30_000)], now: into + 60_000 }));
+    expect(calls.create + calls.patch).toBe(1);
+  });
+
+  it('retries a failed write of past-hour arrivals when allowed, not at the next hour', async () => {
+    const { core, calls } = fakeCore();
+    let failWrites = 1;
+    const failing = {
+      ...core,
+      createNamespacedConfigMap: async (
+        args: Parameters<DemandRecorderDeps['core']['createNamespacedConfigMap']>[0],
+      ) => {
+        if (failWrites-- > 0) throw Object.assign(new Error('unavailable'), { code: 503 });
+        return core.createNamespacedConfigMap(args);
+      },
+    } as DemandRecorderDeps['core'];
+    const into = 10 * 60_000 - (T0 % H);
+    const clock = { now: T0 + into };
+    const { r } = recorder(failing, clock);
+    const late = [arriving('late', into - 15 * 60_000)];
+    await pass(r, snapshot({ leases: late, now: into }));
+    expect(calls.create).toBe(0);
+    expect(r.dueIn(KEY, clock.now)).toBe(60_000);
+    clock.now += 60_000;
+    await pass(r, snapshot({ leases: late, now: into + 60_000 }));
+    expect(calls.create).toBe(1);
   });
 
   it('is continued by a restarted controller, counting no lease twice', async () => {
