@@ -6,6 +6,11 @@
  * (SPEC §3.18: nothing fails silently),
  * else the seed fails with `failure-unreported`.
  *
+ * Only refusals met by the controller process running at the judgment are judged: a process stopped
+ * (a restart, abrupt or not) may have been refused and stopped before its pass wrote the report, and
+ * what it had in flight is lost with it; its successor reports the refusal only if it writes the same
+ * again, and it does not when the write is no longer wanted (the set drained, the instance gone).
+ *
  * The judgment waits for the controller's passes that were running at the lift: a pass refused in
  * time reports in its own status write, and on a loaded machine that pass may end only after the lift
  * (a cluster second is a few wall milliseconds). A pass still running `PASS_WAIT_MS` after the lift is
@@ -49,10 +54,16 @@ export function refusalSteps(
   monitor: InvariantMonitor,
   report: { violate(violation: Violation): void; count(kind: string, n: number): void },
   passesInFlight: PassesInFlight = () => [],
+  onControllerStop: (listener: () => void) => void = () => undefined,
 ): TimedStep[] {
   return refusals.flatMap((refusal) => {
     let id = '';
     let judged = 0;
+    /** Hits when the controller last stopped during the stretch: met by a process gone since. */
+    let hitsAtStop = 0;
+    onControllerStop(() => {
+      if (id !== '') hitsAtStop = cluster.faults.hits(id);
+    });
     let shownBefore = false;
     const { code, resource, verb } = refusal;
     return [
@@ -81,18 +92,20 @@ export function refusalSteps(
         run: async () => {
           report.count(`refused${code}`, cluster.faults.hits(id));
           cluster.faults.remove(id);
+          id = ''; // lifted: later stops are not this stretch's
           const from = t0() + refusal.fromMs;
           const reasons = REASONS[`${resource}/${verb}`] ?? [];
           const shown = () =>
             shownBefore || monitor.reportedFailures.some((f) => f.at >= from && reasons.includes(f.reason));
-          if (judged === 0 || shown()) return;
+          // Every refusal judged was met by a process that has stopped since: not judged.
+          if (judged <= hitsAtStop || shown()) return;
           const running = await passesEnded(cluster, passesInFlight);
           if (shown()) return;
           const still = running.length > 0 ? `; passes still running: ${running.join(', ')}` : '';
           report.violate({
             invariant: 'failure-unreported',
             at: cluster.clock.now(),
-            message: `${judged} ${verb} of ${resource} refused with ${code} from ${refusal.fromMs} ms, but no set reported ${reasons.join(' or ')}${still}`,
+            message: `${judged} ${verb} of ${resource} refused with ${code} from ${refusal.fromMs} ms (${judged - hitsAtStop} since the controller last started), but no set reported ${reasons.join(' or ')}${still}`,
           });
         },
       },

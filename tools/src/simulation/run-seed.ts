@@ -295,10 +295,13 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
     });
     manager = m;
   };
+  /** Told once the controller has stopped (refusals.ts: what a stopped process met is not judged). */
+  const stopListeners: (() => void)[] = [];
   const stopController = async () => {
     const m = manager;
     manager = undefined;
     await m?.stop();
+    for (const listener of stopListeners) listener();
   };
   const setsRt = cluster.registry.get('virtualtarget.jumpstarter.dev', 'v1alpha1', 'exportersets')!;
   const classesRt = cluster.registry.get(
@@ -653,6 +656,7 @@ export async function runSeed(seed: number, options: SeedOptions = {}): Promise<
         monitor,
         { violate: (violation) => violations.push(violation), count: countFault },
         () => manager?.queue.passesInFlight() ?? [],
+        (listener) => stopListeners.push(listener),
       ),
     ].sort((a, b) => a.atMs - b.atMs);
     for (const step of steps) {

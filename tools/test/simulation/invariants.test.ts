@@ -277,6 +277,7 @@ describe('simulation › invariants', () => {
     lab: Awaited<ReturnType<typeof setUp>>,
     before: (cluster: TestCluster) => void,
     passes: { inFlight?: () => { key: string; forMs: number }[]; during?: () => void } = {},
+    stops: (() => void)[] = [],
   ): Promise<Violation[]> {
     const found: Violation[] = [];
     const refusal = { code: 403, resource: 'secrets', verb: 'create', fromMs: 0, toMs: 30_000 } as const;
@@ -287,6 +288,7 @@ describe('simulation › invariants', () => {
       monitor!,
       { violate: (v) => found.push(v), count: () => undefined },
       passes.inFlight,
+      (listener) => stops.push(listener),
     );
     await steps[0].run();
     // The controller's Secret create, refused.
@@ -349,6 +351,38 @@ describe('simulation › invariants', () => {
       during: () => setTimeout(pass.end, 20),
     });
     expect(found.map((v) => v.invariant)).toEqual(['failure-unreported']);
+  });
+
+  it('judges only what the running controller met: a process stopped before reporting is gone with its report', async () => {
+    const lab = await setUp();
+    const stops: (() => void)[] = [];
+    // Refused, then the controller stopped (what it had in flight lost); its successor never wrote it.
+    const found = await judgeRefusal(lab, () => stops.forEach((stopped) => stopped()), {}, stops);
+    expect(found).toEqual([]);
+    // Refused again after the restart (the successor still wants the write): judged.
+    const again: (() => void)[] = [];
+    const refusedAgain = await judgeRefusal(
+      lab,
+      (cluster) => {
+        const hitsBefore = cluster.faults.rules().find((r) => r.kind === 'error')?.hits ?? 0;
+        again.forEach((stopped) => stopped());
+        expect(hitsBefore).toBe(1);
+        cluster.faults.errorFor({
+          identity: 'controller',
+          verb: 'create',
+          group: '',
+          version: 'v1',
+          resource: 'secrets',
+          subresource: '',
+          namespace: NS,
+          name: '',
+          path: '',
+        });
+      },
+      {},
+      again,
+    );
+    expect(refusedAgain.map((v) => v.invariant)).toEqual(['failure-unreported']);
   });
 });
 
