@@ -76,6 +76,17 @@ describe('audit log tail', () => {
 
   it('measures this process’s timeline against the system clock to under a millisecond', () => {
     const drift = measureClockDrift();
-    expect(Math.abs(performance.timeOrigin + performance.now() - Date.now() - drift)).toBeLessThan(1.5);
+    // Within a millisecond of what undisturbed samples say (one the scheduler interrupted reads across
+    // a tick and says nothing; on a loaded machine many are).
+    let agreeing = 0;
+    for (let i = 0; i < 10_000 && agreeing < 100; i++) {
+      const before = Date.now();
+      const offset = performance.timeOrigin + performance.now() - before;
+      if (Date.now() !== before) continue;
+      expect(offset - drift).toBeGreaterThanOrEqual(-0.01);
+      expect(offset - drift).toBeLessThan(1.01);
+      agreeing++;
+    }
+    expect(agreeing).toBe(100);
   });
 });
