@@ -305,4 +305,20 @@ describe('§3.6 a scale-down victim leased as it was disabled', () => {
       ['pool-2', true, false],
     ]);
   });
+  it('keeps the standby standing in for it beside an instance disabled by hand: no delete and create every pass', () => {
+    // Found by the planner properties: the ceiling (2) is filled by an instance disabled by hand and the
+    // held victim; the standby beside them was taken as over the ceiling and made again in each pass.
+    const start = snapshot({
+      set: makeSet({ maxReplicas: 2, scaleDownCooldown: '0s' }, { status: { startupFailures: 0 } }),
+      instances: [held, instance(1, 'available', { enabled: false })],
+      leases: [lease('held', { exporter: 'pool-0' })],
+    });
+    const { snapshot: settled, passes } = settle(start);
+    expect(passes).toBeLessThan(10);
+    const again = plan(settled);
+    expect(again.actions).toEqual([]);
+    expect(settled.instances.filter((i) => isStandby(i)).map((i) => i.exporter.spec?.enabled)).toEqual([
+      true,
+    ]);
+  });
 });

@@ -104,12 +104,32 @@ export function burstRoom(world: World): number {
 /**
  * Above the ceiling (maxReplicas lowered below the pool): removable members beyond the `victims`
  * already chosen, in victim order, until the pool fits. Sorts `victims` into victim order.
+ *
+ * `heldLeaving` members (leased, on their way out: `heldLeaving`) vacate their places when their leases
+ * end, and a Pod-less standby may stand in one beyond the ceiling (§3.6, SPEC §2): the last enabled
+ * standby is not taken while the pool without it fits within the ceiling plus those places — §3.6
+ * would create it again at once (standby.ts `standbyForEmptyPool`), a delete and a create every pass.
  */
-export function overCeiling(members: readonly Member[], victims: Member[], maxReplicas: number): void {
+export function overCeiling(
+  members: readonly Member[],
+  victims: Member[],
+  maxReplicas: number,
+  heldLeaving = 0,
+): void {
   if (maxReplicas <= 0) return;
   const chosen = new Set(victims);
   const over = members.length - victims.length - maxReplicas;
-  const more = members.filter((m) => m.removable && !chosen.has(m)).sort(compareVictims);
-  victims.push(...more.slice(0, Math.max(0, over)));
+  const more = members
+    .filter((m) => m.removable && !chosen.has(m))
+    .sort(compareVictims)
+    .slice(0, Math.max(0, over));
+  const taken = new Set([...victims, ...more]);
+  if (heldLeaving > 0 && !members.some((m) => m.enabled && !taken.has(m))) {
+    const standby = more.filter((m) => m.kind === 'standby' && m.enabled).pop();
+    const keptWithIt = members.length - taken.size + 1;
+    if (standby !== undefined && keptWithIt <= maxReplicas + heldLeaving)
+      more.splice(more.indexOf(standby), 1);
+  }
+  victims.push(...more);
   victims.sort(compareVictims);
 }

@@ -42,9 +42,15 @@ export function windowStatus(
 /**
  * The surplus, in victim order: walking the removable members in victim order, each one whose removal
  * keeps the rules it counts for satisfied (see `canRemove`) is surplus — but never the last enabled
- * standby (§3.6) — and, above the ceiling, more until the pool fits (§3.4).
+ * standby (§3.6) — and, above the ceiling, more until the pool fits (§3.4; `heldLeaving`: see
+ * `overCeiling`).
  */
-export function findSurplus(members: readonly Member[], req: Requirements, maxReplicas: number): Member[] {
+export function findSurplus(
+  members: readonly Member[],
+  req: Requirements,
+  maxReplicas: number,
+  heldLeaving = 0,
+): Member[] {
   const wffc = req.waitForFirstConsumer;
   let tally = tallyOf(members, wffc);
   const victims: Member[] = [];
@@ -55,7 +61,7 @@ export function findSurplus(members: readonly Member[], req: Requirements, maxRe
     }
   }
   holdBackStandby(victims, tally);
-  overCeiling(members, victims, maxReplicas);
+  overCeiling(members, victims, maxReplicas, heldLeaving);
   return victims;
 }
 

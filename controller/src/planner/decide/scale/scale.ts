@@ -21,10 +21,12 @@ export function decideScale(input: ScaleInput): ScaleDecision {
   const cover = coverDeficit(input, budget);
   const wanted = input.members.length + cover.toCreate + cover.standbyWanted;
 
-  const surplus = findSurplus(budget.members, input.req, input.maxReplicas);
+  const surplus = findSurplus(budget.members, input.req, input.maxReplicas, input.leavingHeld);
   const replacements = surge(input, budget, surplus);
   const victims =
-    replacements.created > 0 ? findSurplus(budget.members, input.req, input.maxReplicas) : surplus;
+    replacements.created > 0
+      ? findSurplus(budget.members, input.req, input.maxReplicas, input.leavingHeld)
+      : surplus;
   const down = scaleDown(input, budget.members, victims);
   const removals = down.removals.list;
   removals.push(...outdatedFirst(input, budget, replacements, removals));
